@@ -12,6 +12,134 @@ function parseModuleSpec(spec, baseDir) {
   return { spec, file: resolve(baseDir, path), exportName };
 }
 
+// src/shared/one-line.ts
+function oneLine(text) {
+  return text.trim().replace(/\s*\r?\n\s*/g, " ");
+}
+
+// src/shared/secrets.ts
+var REDACTED = "[redacted]";
+var MIN_SECRET_LENGTH = 8;
+var MIN_PARTIAL = 6;
+var declared = /* @__PURE__ */ new Set();
+function createScrubber(secrets) {
+  const values = [.../* @__PURE__ */ new Set([...secrets, ...declared])].filter(
+    (s) => s.length >= MIN_SECRET_LENGTH
+  );
+  values.sort((a, b) => b.length - a.length);
+  if (values.length === 0) return NO_SECRETS;
+  const forms = /* @__PURE__ */ new Set();
+  const encoded = /* @__PURE__ */ new Set();
+  for (const value of values) {
+    for (const written of [value, ...oneLineForms(value)]) {
+      forms.add(written);
+      forms.add(JSON.stringify(written).slice(1, -1));
+      forms.add(encodeURIComponent(written));
+    }
+    for (const form of base64Forms(value)) encoded.add(form);
+  }
+  const ordered = [...forms].sort((a, b) => b.length - a.length);
+  const all = [.../* @__PURE__ */ new Set([...forms, ...encoded])].sort((a, b) => b.length - a.length);
+  const replaceAll = (text) => {
+    let out = text;
+    for (const form of all) if (out.includes(form)) out = out.split(form).join(REDACTED);
+    return out;
+  };
+  return {
+    empty: false,
+    values,
+    longestBytes: Math.max(...all.map((form) => Buffer.byteLength(form, "utf8"))),
+    text: replaceAll,
+    json(text) {
+      let out = replaceAll(text);
+      if (out.includes("\u2026")) {
+        for (const form of ordered) {
+          for (let k = form.length - 1; k >= MIN_PARTIAL; k--) {
+            const cut = `${form.slice(0, k)}\u2026`;
+            if (out.includes(cut)) out = out.split(cut).join(`${REDACTED}\u2026`);
+            const tail = `\u2026${form.slice(form.length - k)}`;
+            if (out.includes(tail)) out = out.split(tail).join(`\u2026${REDACTED}`);
+          }
+        }
+      }
+      return out;
+    }
+  };
+}
+function oneLineForms(value) {
+  if (!/[\r\n]/.test(value)) return [];
+  const forms = [oneLine(value), value.trim().replace(/\s+/g, " ")];
+  return forms.filter((form) => form.length >= MIN_SECRET_LENGTH && form !== value);
+}
+function base64Forms(value) {
+  const bytes = Buffer.from(value, "utf8");
+  const standard = [bytes.toString("base64")];
+  for (let skip = 0; skip < 3; skip++) {
+    const whole = Math.floor((bytes.length - skip) / 3) * 3;
+    if (whole >= 6) standard.push(bytes.subarray(skip, skip + whole).toString("base64"));
+  }
+  const urlSafe = standard.map(
+    (form) => form.replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_")
+  );
+  return [...standard, ...urlSafe];
+}
+var NO_SECRETS = {
+  text: (t) => t,
+  json: (t) => t,
+  empty: true,
+  longestBytes: 0,
+  values: []
+};
+
+// src/judge/run-secrets.ts
+var FORMAT = 1;
+var KEY = /* @__PURE__ */ Symbol.for(`evalgate.runSecrets@${FORMAT}`);
+var LEGACY_KEY = /* @__PURE__ */ Symbol.for("evalgate.runSecrets");
+var KEY_PREFIX = "evalgate.runSecrets";
+var ownRegistry = { format: FORMAT, running: /* @__PURE__ */ new Map(), generation: 0 };
+function sharedRegistry() {
+  const holder = globalThis;
+  let registry;
+  const found = holder[KEY];
+  if (isKnownRegistry(found)) registry = found;
+  else if (found !== void 0) registry = ownRegistry;
+  else {
+    const legacy = holder[LEGACY_KEY];
+    registry = isKnownRegistry(legacy) ? legacy : { format: FORMAT, running: /* @__PURE__ */ new Map(), generation: 0 };
+    holder[KEY] = registry;
+    if (legacy === void 0) holder[LEGACY_KEY] = registry;
+  }
+  const foreign = [];
+  for (const key of Object.getOwnPropertySymbols(holder)) {
+    if (!Symbol.keyFor(key)?.startsWith(KEY_PREFIX)) continue;
+    const value = holder[key];
+    if (value !== registry) foreign.push(value);
+  }
+  return { registry, foreign };
+}
+function isKnownRegistry(found) {
+  if (typeof found !== "object" || found === null) return false;
+  const { format, running, generation } = found;
+  return (format === void 0 || format === FORMAT) && running instanceof Map && typeof generation === "number";
+}
+function holdRunSecrets(scrubber) {
+  if (scrubber.empty) return () => {
+  };
+  const { registry: shared } = sharedRegistry();
+  const entry = shared.running.get(scrubber);
+  if (entry) entry.held++;
+  else shared.running.set(scrubber, { values: scrubber.values, held: 1 });
+  shared.generation++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const held = shared.running.get(scrubber);
+    if (held !== void 0 && --held.held <= 0) shared.running.delete(scrubber);
+    shared.generation++;
+  };
+}
+
 // src/shared/describe-error.ts
 function describeError(error) {
   try {
@@ -842,6 +970,7 @@ function isClass(fn) {
 
 // src/bind/function-worker.ts
 async function start(port, data) {
+  holdRunSecrets(createScrubber(data.secrets));
   const loader = createModuleLoader({ tsxSearchFrom: data.tsxSearchFrom });
   const ref = parseModuleSpec(data.spec, data.dir);
   const loaded = await loader.loadExport(ref);

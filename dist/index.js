@@ -2172,9 +2172,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve29, reject) => {
+          return new Promise((resolve30, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve29(data);
+              return err ? reject(err) : resolve30(data);
             });
           });
         }
@@ -2212,12 +2212,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve29, reject) => {
+          return new Promise((resolve30, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve29(data);
+              ) : resolve30(data);
             });
           });
         }
@@ -4484,8 +4484,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve29, reject) => {
-        res = resolve29;
+      const promise = new Promise((resolve30, reject) => {
+        res = resolve30;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -5512,7 +5512,7 @@ var require_body = __commonJS({
         const boundary = `----formdata-undici-0${`${random(1e11)}`.padStart(11, "0")}`;
         const prefix = `--${boundary}\r
 Content-Disposition: form-data`;
-        const escape2 = (str) => str.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
+        const escape = (str) => str.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
         const normalizeLinefeeds = (value) => value.replace(/\r?\n|\r/g, "\r\n");
         const blobParts = [];
         const rn = new Uint8Array([13, 10]);
@@ -5520,14 +5520,14 @@ Content-Disposition: form-data`;
         let hasUnknownSizeValue = false;
         for (const [name, value] of object) {
           if (typeof value === "string") {
-            const chunk2 = textEncoder.encode(prefix + `; name="${escape2(normalizeLinefeeds(name))}"\r
+            const chunk2 = textEncoder.encode(prefix + `; name="${escape(normalizeLinefeeds(name))}"\r
 \r
 ${normalizeLinefeeds(value)}\r
 `);
             blobParts.push(chunk2);
             length2 += chunk2.byteLength;
           } else {
-            const chunk2 = textEncoder.encode(`${prefix}; name="${escape2(normalizeLinefeeds(name))}"` + (value.name ? `; filename="${escape2(value.name)}"` : "") + `\r
+            const chunk2 = textEncoder.encode(`${prefix}; name="${escape(normalizeLinefeeds(name))}"` + (value.name ? `; filename="${escape(value.name)}"` : "") + `\r
 Content-Type: ${value.type || "application/octet-stream"}\r
 \r
 `);
@@ -6736,12 +6736,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve29, reject) => {
+      const waitForDrain = () => new Promise((resolve30, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve29;
+          callback = resolve30;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7411,12 +7411,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve29, reject) => {
+      const waitForDrain = () => new Promise((resolve30, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve29;
+          callback = resolve30;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7895,16 +7895,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve29) => {
+        return new Promise((resolve30) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve29;
+            this[kClosedResolve] = resolve30;
           } else {
-            resolve29(null);
+            resolve30(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve29) => {
+        return new Promise((resolve30) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7915,7 +7915,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve29(null);
+            resolve30(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7966,7 +7966,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve29, reject) => {
+        const socket = await new Promise((resolve30, reject) => {
           client2[kConnector]({
             host,
             hostname: hostname4,
@@ -7978,7 +7978,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve29(socket2);
+              resolve30(socket2);
             }
           });
         });
@@ -8314,8 +8314,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve29) => {
-            this[kClosedResolve] = resolve29;
+          await new Promise((resolve30) => {
+            this[kClosedResolve] = resolve30;
           });
         }
       }
@@ -9584,7 +9584,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve29, reject) => {
+        return await new Promise((resolve30, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9597,7 +9597,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve29(null);
+              resolve30(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9616,7 +9616,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve29, reject) => {
+      return new Promise((resolve30, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9633,7 +9633,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve29,
+              resolve: resolve30,
               reject,
               length: 0,
               body: []
@@ -9703,18 +9703,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve29, stream, length: length2 } = consume2;
+      const { type, body, resolve: resolve30, stream, length: length2 } = consume2;
       try {
         if (type === "text") {
-          resolve29(chunksDecode(body, length2));
+          resolve30(chunksDecode(body, length2));
         } else if (type === "json") {
-          resolve29(JSON.parse(chunksDecode(body, length2)));
+          resolve30(JSON.parse(chunksDecode(body, length2)));
         } else if (type === "arrayBuffer") {
-          resolve29(chunksConcat(body, length2).buffer);
+          resolve30(chunksConcat(body, length2).buffer);
         } else if (type === "blob") {
-          resolve29(new Blob(body, { type: stream[kContentType] }));
+          resolve30(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve29(chunksConcat(body, length2));
+          resolve30(chunksConcat(body, length2));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9971,9 +9971,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve29, reject) => {
+        return new Promise((resolve30, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve29(data);
+            return err ? reject(err) : resolve30(data);
           });
         });
       }
@@ -10196,9 +10196,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve29, reject) => {
+        return new Promise((resolve30, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve29(data);
+            return err ? reject(err) : resolve30(data);
           });
         });
       }
@@ -10483,9 +10483,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve29, reject) => {
+        return new Promise((resolve30, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve29(data);
+            return err ? reject(err) : resolve30(data);
           });
         });
       }
@@ -10577,9 +10577,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve29, reject) => {
+        return new Promise((resolve30, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve29(data);
+            return err ? reject(err) : resolve30(data);
           });
         });
       }
@@ -14442,7 +14442,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve29, reject) => agent.dispatch(
+        return new Promise((resolve30, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14518,7 +14518,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve29({
+              resolve30({
                 status,
                 statusText,
                 headersList,
@@ -14561,7 +14561,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve29({
+              resolve30({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -18302,8 +18302,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve29) => {
-        setTimeout(resolve29, ms).unref();
+      return new Promise((resolve30) => {
+        setTimeout(resolve30, ms).unref();
       });
     }
     module.exports = {
@@ -19652,11 +19652,11 @@ var require_lib = __commonJS({
     })();
     var __awaiter4 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve29) {
-          resolve29(value);
+        return value instanceof P ? value : new P(function(resolve30) {
+          resolve30(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve29, reject) {
+      return new (P || (P = Promise))(function(resolve30, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -19672,7 +19672,7 @@ var require_lib = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve29(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve30(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -19759,26 +19759,26 @@ var require_lib = __commonJS({
       }
       readBody() {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve29) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve30) => __awaiter4(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve29(output.toString());
+              resolve30(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve29) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve30) => __awaiter4(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve29(Buffer.concat(chunks));
+              resolve30(Buffer.concat(chunks));
             });
           }));
         });
@@ -19986,14 +19986,14 @@ var require_lib = __commonJS({
        */
       requestRaw(info2, data) {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve29, reject) => {
+          return new Promise((resolve30, reject) => {
             function callbackForResult(err, res) {
               if (err) {
                 reject(err);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve29(res);
+                resolve30(res);
               }
             }
             this.requestRawWithCallback(info2, data, callbackForResult);
@@ -20237,12 +20237,12 @@ var require_lib = __commonJS({
         return __awaiter4(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling2, retryNumber);
           const ms = ExponentialBackoffTimeSlice2 * Math.pow(2, retryNumber);
-          return new Promise((resolve29) => setTimeout(() => resolve29(), ms));
+          return new Promise((resolve30) => setTimeout(() => resolve30(), ms));
         });
       }
       _processResponse(res, options2) {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve29, reject) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve30, reject) => __awaiter4(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -20250,7 +20250,7 @@ var require_lib = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve29(response);
+              resolve30(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -20289,7 +20289,7 @@ var require_lib = __commonJS({
               err.result = response.result;
               reject(err);
             } else {
-              resolve29(response);
+              resolve30(response);
             }
           }));
         });
@@ -20753,8 +20753,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve29, reject) {
-            return setTimeout(resolve29, t);
+          return new this.Promise(function(resolve30, reject) {
+            return setTimeout(resolve30, t);
           });
         }
         computePenalty() {
@@ -20965,15 +20965,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject, resolve29, returned, task;
+          var args, cb, error2, reject, resolve30, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve29, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve30, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve29(returned);
+                  return resolve30(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -20988,13 +20988,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve29;
-          resolve29 = reject = null;
+          var promise, reject, resolve30;
+          resolve30 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve29 = _resolve;
+            resolve30 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve29, reject });
+          this._queue.push({ task, args, resolve: resolve30, reject });
           this._tryToRun();
           return promise;
         }
@@ -21395,14 +21395,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve29, reject) => {
+              return new this.Promise((resolve30, reject) => {
                 if (finished()) {
-                  return resolve29();
+                  return resolve30();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve29();
+                      return resolve30();
                     }
                   });
                 }
@@ -21495,9 +21495,9 @@ var require_light = __commonJS({
               options2 = parser$5.load(options2, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve29, reject) {
+              return new this.Promise(function(resolve30, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve29)(args3);
+                  return (args3[0] != null ? reject : resolve30)(args3);
                 });
               });
             };
@@ -21645,6 +21645,33 @@ function oneLine(text2) {
 var init_one_line = __esm({
   "src/shared/one-line.ts"() {
     "use strict";
+  }
+});
+
+// src/shared/value-shape.ts
+function shapeOf(value) {
+  if (Array.isArray(value)) return `a list of ${value.length} item${value.length === 1 ? "" : "s"}`;
+  if (value === null) return "null";
+  if (typeof value === "string") return "a string, which has no fields";
+  if (typeof value !== "object") return `a ${typeof value}`;
+  const keys = Object.keys(value).filter((key) => {
+    const property2 = Object.getOwnPropertyDescriptor(value, key);
+    return property2 !== void 0 && "value" in property2;
+  });
+  if (keys.length === 0) return "an empty object";
+  const named2 = keys.filter((key) => key.length <= KEY_CHARS && ![...key].some((c) => c.charCodeAt(0) < 32)).slice(0, KEYS_NAMED).map((key) => JSON.stringify(key));
+  const count = `${keys.length} key${keys.length === 1 ? "" : "s"}`;
+  if (named2.length === 0) return `an object of ${count}`;
+  const more = keys.length - named2.length;
+  const list2 = `${named2.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+  return keys.length === 1 ? `an object whose only key is ${list2}` : `an object whose keys are ${list2}`;
+}
+var KEYS_NAMED, KEY_CHARS;
+var init_value_shape = __esm({
+  "src/shared/value-shape.ts"() {
+    "use strict";
+    KEYS_NAMED = 8;
+    KEY_CHARS = 40;
   }
 });
 
@@ -21889,7 +21916,8 @@ function lookup(expr, parts, scope) {
     const property2 = current2 !== null && typeof current2 === "object" ? Object.getOwnPropertyDescriptor(current2, part) : void 0;
     if (property2 === void 0 || !("value" in property2)) {
       const walked = formatTemplatePath(parts[0] ?? "", parts.slice(1, i + 1));
-      return { ok: false, error: `template {{ ${expr} }}: ${walked} is not defined` };
+      const parent = i === 0 ? "" : ` (${formatTemplatePath(parts[0] ?? "", parts.slice(1, i))} is ${shapeOf(current2)})`;
+      return { ok: false, error: `template {{ ${expr} }}: ${walked} is not defined${parent}` };
     }
     current2 = property2.value;
   }
@@ -21899,6 +21927,7 @@ var TEMPLATE_ROOTS, TEMPLATE_AT, BLANK, ROOT, STEP;
 var init_templates = __esm({
   "src/shared/templates.ts"() {
     "use strict";
+    init_value_shape();
     init_own_key();
     TEMPLATE_ROOTS = ["case", "output", "params"];
     TEMPLATE_AT = /\{\{\s*([^{}]*?)\s*\}\}/y;
@@ -22431,6908 +22460,13 @@ var init_fd_io = __esm({
   }
 });
 
-// node_modules/ajv/dist/compile/codegen/code.js
-var require_code = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/code.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.regexpCode = exports.getEsmExportName = exports.getProperty = exports.safeStringify = exports.stringify = exports.strConcat = exports.addCodeArg = exports.str = exports._ = exports.nil = exports._Code = exports.Name = exports.IDENTIFIER = exports._CodeOrName = void 0;
-    var _CodeOrName = class {
-    };
-    exports._CodeOrName = _CodeOrName;
-    exports.IDENTIFIER = /^[a-z$_][a-z$_0-9]*$/i;
-    var Name = class extends _CodeOrName {
-      constructor(s) {
-        super();
-        if (!exports.IDENTIFIER.test(s))
-          throw new Error("CodeGen: name must be a valid identifier");
-        this.str = s;
-      }
-      toString() {
-        return this.str;
-      }
-      emptyStr() {
-        return false;
-      }
-      get names() {
-        return { [this.str]: 1 };
-      }
-    };
-    exports.Name = Name;
-    var _Code = class extends _CodeOrName {
-      constructor(code) {
-        super();
-        this._items = typeof code === "string" ? [code] : code;
-      }
-      toString() {
-        return this.str;
-      }
-      emptyStr() {
-        if (this._items.length > 1)
-          return false;
-        const item = this._items[0];
-        return item === "" || item === '""';
-      }
-      get str() {
-        var _a;
-        return (_a = this._str) !== null && _a !== void 0 ? _a : this._str = this._items.reduce((s, c) => `${s}${c}`, "");
-      }
-      get names() {
-        var _a;
-        return (_a = this._names) !== null && _a !== void 0 ? _a : this._names = this._items.reduce((names, c) => {
-          if (c instanceof Name)
-            names[c.str] = (names[c.str] || 0) + 1;
-          return names;
-        }, {});
-      }
-    };
-    exports._Code = _Code;
-    exports.nil = new _Code("");
-    function _(strs, ...args) {
-      const code = [strs[0]];
-      let i = 0;
-      while (i < args.length) {
-        addCodeArg(code, args[i]);
-        code.push(strs[++i]);
-      }
-      return new _Code(code);
-    }
-    exports._ = _;
-    var plus = new _Code("+");
-    function str(strs, ...args) {
-      const expr = [safeStringify(strs[0])];
-      let i = 0;
-      while (i < args.length) {
-        expr.push(plus);
-        addCodeArg(expr, args[i]);
-        expr.push(plus, safeStringify(strs[++i]));
-      }
-      optimize(expr);
-      return new _Code(expr);
-    }
-    exports.str = str;
-    function addCodeArg(code, arg) {
-      if (arg instanceof _Code)
-        code.push(...arg._items);
-      else if (arg instanceof Name)
-        code.push(arg);
-      else
-        code.push(interpolate(arg));
-    }
-    exports.addCodeArg = addCodeArg;
-    function optimize(expr) {
-      let i = 1;
-      while (i < expr.length - 1) {
-        if (expr[i] === plus) {
-          const res = mergeExprItems(expr[i - 1], expr[i + 1]);
-          if (res !== void 0) {
-            expr.splice(i - 1, 3, res);
-            continue;
-          }
-          expr[i++] = "+";
-        }
-        i++;
-      }
-    }
-    function mergeExprItems(a, b) {
-      if (b === '""')
-        return a;
-      if (a === '""')
-        return b;
-      if (typeof a == "string") {
-        if (b instanceof Name || a[a.length - 1] !== '"')
-          return;
-        if (typeof b != "string")
-          return `${a.slice(0, -1)}${b}"`;
-        if (b[0] === '"')
-          return a.slice(0, -1) + b.slice(1);
-        return;
-      }
-      if (typeof b == "string" && b[0] === '"' && !(a instanceof Name))
-        return `"${a}${b.slice(1)}`;
-      return;
-    }
-    function strConcat(c1, c2) {
-      return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str`${c1}${c2}`;
-    }
-    exports.strConcat = strConcat;
-    function interpolate(x) {
-      return typeof x == "number" || typeof x == "boolean" || x === null ? x : safeStringify(Array.isArray(x) ? x.join(",") : x);
-    }
-    function stringify2(x) {
-      return new _Code(safeStringify(x));
-    }
-    exports.stringify = stringify2;
-    function safeStringify(x) {
-      return JSON.stringify(x).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
-    }
-    exports.safeStringify = safeStringify;
-    function getProperty(key) {
-      return typeof key == "string" && exports.IDENTIFIER.test(key) ? new _Code(`.${key}`) : _`[${key}]`;
-    }
-    exports.getProperty = getProperty;
-    function getEsmExportName(key) {
-      if (typeof key == "string" && exports.IDENTIFIER.test(key)) {
-        return new _Code(`${key}`);
-      }
-      throw new Error(`CodeGen: invalid export name: ${key}, use explicit $id name mapping`);
-    }
-    exports.getEsmExportName = getEsmExportName;
-    function regexpCode(rx) {
-      return new _Code(rx.toString());
-    }
-    exports.regexpCode = regexpCode;
-  }
-});
-
-// node_modules/ajv/dist/compile/codegen/scope.js
-var require_scope = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/scope.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.ValueScope = exports.ValueScopeName = exports.Scope = exports.varKinds = exports.UsedValueState = void 0;
-    var code_1 = require_code();
-    var ValueError = class extends Error {
-      constructor(name) {
-        super(`CodeGen: "code" for ${name} not defined`);
-        this.value = name.value;
-      }
-    };
-    var UsedValueState;
-    (function(UsedValueState2) {
-      UsedValueState2[UsedValueState2["Started"] = 0] = "Started";
-      UsedValueState2[UsedValueState2["Completed"] = 1] = "Completed";
-    })(UsedValueState || (exports.UsedValueState = UsedValueState = {}));
-    exports.varKinds = {
-      const: new code_1.Name("const"),
-      let: new code_1.Name("let"),
-      var: new code_1.Name("var")
-    };
-    var Scope = class {
-      constructor({ prefixes, parent } = {}) {
-        this._names = {};
-        this._prefixes = prefixes;
-        this._parent = parent;
-      }
-      toName(nameOrPrefix) {
-        return nameOrPrefix instanceof code_1.Name ? nameOrPrefix : this.name(nameOrPrefix);
-      }
-      name(prefix) {
-        return new code_1.Name(this._newName(prefix));
-      }
-      _newName(prefix) {
-        const ng = this._names[prefix] || this._nameGroup(prefix);
-        return `${prefix}${ng.index++}`;
-      }
-      _nameGroup(prefix) {
-        var _a, _b;
-        if (((_b = (_a = this._parent) === null || _a === void 0 ? void 0 : _a._prefixes) === null || _b === void 0 ? void 0 : _b.has(prefix)) || this._prefixes && !this._prefixes.has(prefix)) {
-          throw new Error(`CodeGen: prefix "${prefix}" is not allowed in this scope`);
-        }
-        return this._names[prefix] = { prefix, index: 0 };
-      }
-    };
-    exports.Scope = Scope;
-    var ValueScopeName = class extends code_1.Name {
-      constructor(prefix, nameStr) {
-        super(nameStr);
-        this.prefix = prefix;
-      }
-      setValue(value, { property: property2, itemIndex }) {
-        this.value = value;
-        this.scopePath = (0, code_1._)`.${new code_1.Name(property2)}[${itemIndex}]`;
-      }
-    };
-    exports.ValueScopeName = ValueScopeName;
-    var line = (0, code_1._)`\n`;
-    var ValueScope = class extends Scope {
-      constructor(opts) {
-        super(opts);
-        this._values = {};
-        this._scope = opts.scope;
-        this.opts = { ...opts, _n: opts.lines ? line : code_1.nil };
-      }
-      get() {
-        return this._scope;
-      }
-      name(prefix) {
-        return new ValueScopeName(prefix, this._newName(prefix));
-      }
-      value(nameOrPrefix, value) {
-        var _a;
-        if (value.ref === void 0)
-          throw new Error("CodeGen: ref must be passed in value");
-        const name = this.toName(nameOrPrefix);
-        const { prefix } = name;
-        const valueKey = (_a = value.key) !== null && _a !== void 0 ? _a : value.ref;
-        let vs = this._values[prefix];
-        if (vs) {
-          const _name = vs.get(valueKey);
-          if (_name)
-            return _name;
-        } else {
-          vs = this._values[prefix] = /* @__PURE__ */ new Map();
-        }
-        vs.set(valueKey, name);
-        const s = this._scope[prefix] || (this._scope[prefix] = []);
-        const itemIndex = s.length;
-        s[itemIndex] = value.ref;
-        name.setValue(value, { property: prefix, itemIndex });
-        return name;
-      }
-      getValue(prefix, keyOrRef) {
-        const vs = this._values[prefix];
-        if (!vs)
-          return;
-        return vs.get(keyOrRef);
-      }
-      scopeRefs(scopeName, values = this._values) {
-        return this._reduceValues(values, (name) => {
-          if (name.scopePath === void 0)
-            throw new Error(`CodeGen: name "${name}" has no value`);
-          return (0, code_1._)`${scopeName}${name.scopePath}`;
-        });
-      }
-      scopeCode(values = this._values, usedValues, getCode) {
-        return this._reduceValues(values, (name) => {
-          if (name.value === void 0)
-            throw new Error(`CodeGen: name "${name}" has no value`);
-          return name.value.code;
-        }, usedValues, getCode);
-      }
-      _reduceValues(values, valueCode, usedValues = {}, getCode) {
-        let code = code_1.nil;
-        for (const prefix in values) {
-          const vs = values[prefix];
-          if (!vs)
-            continue;
-          const nameSet = usedValues[prefix] = usedValues[prefix] || /* @__PURE__ */ new Map();
-          vs.forEach((name) => {
-            if (nameSet.has(name))
-              return;
-            nameSet.set(name, UsedValueState.Started);
-            let c = valueCode(name);
-            if (c) {
-              const def = this.opts.es5 ? exports.varKinds.var : exports.varKinds.const;
-              code = (0, code_1._)`${code}${def} ${name} = ${c};${this.opts._n}`;
-            } else if (c = getCode === null || getCode === void 0 ? void 0 : getCode(name)) {
-              code = (0, code_1._)`${code}${c}${this.opts._n}`;
-            } else {
-              throw new ValueError(name);
-            }
-            nameSet.set(name, UsedValueState.Completed);
-          });
-        }
-        return code;
-      }
-    };
-    exports.ValueScope = ValueScope;
-  }
-});
-
-// node_modules/ajv/dist/compile/codegen/index.js
-var require_codegen = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.or = exports.and = exports.not = exports.CodeGen = exports.operators = exports.varKinds = exports.ValueScopeName = exports.ValueScope = exports.Scope = exports.Name = exports.regexpCode = exports.stringify = exports.getProperty = exports.nil = exports.strConcat = exports.str = exports._ = void 0;
-    var code_1 = require_code();
-    var scope_1 = require_scope();
-    var code_2 = require_code();
-    Object.defineProperty(exports, "_", { enumerable: true, get: function() {
-      return code_2._;
-    } });
-    Object.defineProperty(exports, "str", { enumerable: true, get: function() {
-      return code_2.str;
-    } });
-    Object.defineProperty(exports, "strConcat", { enumerable: true, get: function() {
-      return code_2.strConcat;
-    } });
-    Object.defineProperty(exports, "nil", { enumerable: true, get: function() {
-      return code_2.nil;
-    } });
-    Object.defineProperty(exports, "getProperty", { enumerable: true, get: function() {
-      return code_2.getProperty;
-    } });
-    Object.defineProperty(exports, "stringify", { enumerable: true, get: function() {
-      return code_2.stringify;
-    } });
-    Object.defineProperty(exports, "regexpCode", { enumerable: true, get: function() {
-      return code_2.regexpCode;
-    } });
-    Object.defineProperty(exports, "Name", { enumerable: true, get: function() {
-      return code_2.Name;
-    } });
-    var scope_2 = require_scope();
-    Object.defineProperty(exports, "Scope", { enumerable: true, get: function() {
-      return scope_2.Scope;
-    } });
-    Object.defineProperty(exports, "ValueScope", { enumerable: true, get: function() {
-      return scope_2.ValueScope;
-    } });
-    Object.defineProperty(exports, "ValueScopeName", { enumerable: true, get: function() {
-      return scope_2.ValueScopeName;
-    } });
-    Object.defineProperty(exports, "varKinds", { enumerable: true, get: function() {
-      return scope_2.varKinds;
-    } });
-    exports.operators = {
-      GT: new code_1._Code(">"),
-      GTE: new code_1._Code(">="),
-      LT: new code_1._Code("<"),
-      LTE: new code_1._Code("<="),
-      EQ: new code_1._Code("==="),
-      NEQ: new code_1._Code("!=="),
-      NOT: new code_1._Code("!"),
-      OR: new code_1._Code("||"),
-      AND: new code_1._Code("&&"),
-      ADD: new code_1._Code("+")
-    };
-    var Node2 = class {
-      optimizeNodes() {
-        return this;
-      }
-      optimizeNames(_names, _constants) {
-        return this;
-      }
-    };
-    var Def = class extends Node2 {
-      constructor(varKind, name, rhs) {
-        super();
-        this.varKind = varKind;
-        this.name = name;
-        this.rhs = rhs;
-      }
-      render({ es5, _n }) {
-        const varKind = es5 ? scope_1.varKinds.var : this.varKind;
-        const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
-        return `${varKind} ${this.name}${rhs};` + _n;
-      }
-      optimizeNames(names, constants9) {
-        if (!names[this.name.str])
-          return;
-        if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants9);
-        return this;
-      }
-      get names() {
-        return this.rhs instanceof code_1._CodeOrName ? this.rhs.names : {};
-      }
-    };
-    var Assign = class extends Node2 {
-      constructor(lhs, rhs, sideEffects) {
-        super();
-        this.lhs = lhs;
-        this.rhs = rhs;
-        this.sideEffects = sideEffects;
-      }
-      render({ _n }) {
-        return `${this.lhs} = ${this.rhs};` + _n;
-      }
-      optimizeNames(names, constants9) {
-        if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
-          return;
-        this.rhs = optimizeExpr(this.rhs, names, constants9);
-        return this;
-      }
-      get names() {
-        const names = this.lhs instanceof code_1.Name ? {} : { ...this.lhs.names };
-        return addExprNames(names, this.rhs);
-      }
-    };
-    var AssignOp = class extends Assign {
-      constructor(lhs, op, rhs, sideEffects) {
-        super(lhs, rhs, sideEffects);
-        this.op = op;
-      }
-      render({ _n }) {
-        return `${this.lhs} ${this.op}= ${this.rhs};` + _n;
-      }
-    };
-    var Label = class extends Node2 {
-      constructor(label) {
-        super();
-        this.label = label;
-        this.names = {};
-      }
-      render({ _n }) {
-        return `${this.label}:` + _n;
-      }
-    };
-    var Break = class extends Node2 {
-      constructor(label) {
-        super();
-        this.label = label;
-        this.names = {};
-      }
-      render({ _n }) {
-        const label = this.label ? ` ${this.label}` : "";
-        return `break${label};` + _n;
-      }
-    };
-    var Throw = class extends Node2 {
-      constructor(error2) {
-        super();
-        this.error = error2;
-      }
-      render({ _n }) {
-        return `throw ${this.error};` + _n;
-      }
-      get names() {
-        return this.error.names;
-      }
-    };
-    var AnyCode = class extends Node2 {
-      constructor(code) {
-        super();
-        this.code = code;
-      }
-      render({ _n }) {
-        return `${this.code};` + _n;
-      }
-      optimizeNodes() {
-        return `${this.code}` ? this : void 0;
-      }
-      optimizeNames(names, constants9) {
-        this.code = optimizeExpr(this.code, names, constants9);
-        return this;
-      }
-      get names() {
-        return this.code instanceof code_1._CodeOrName ? this.code.names : {};
-      }
-    };
-    var ParentNode = class extends Node2 {
-      constructor(nodes = []) {
-        super();
-        this.nodes = nodes;
-      }
-      render(opts) {
-        return this.nodes.reduce((code, n) => code + n.render(opts), "");
-      }
-      optimizeNodes() {
-        const { nodes } = this;
-        let i = nodes.length;
-        while (i--) {
-          const n = nodes[i].optimizeNodes();
-          if (Array.isArray(n))
-            nodes.splice(i, 1, ...n);
-          else if (n)
-            nodes[i] = n;
-          else
-            nodes.splice(i, 1);
-        }
-        return nodes.length > 0 ? this : void 0;
-      }
-      optimizeNames(names, constants9) {
-        const { nodes } = this;
-        let i = nodes.length;
-        while (i--) {
-          const n = nodes[i];
-          if (n.optimizeNames(names, constants9))
-            continue;
-          subtractNames(names, n.names);
-          nodes.splice(i, 1);
-        }
-        return nodes.length > 0 ? this : void 0;
-      }
-      get names() {
-        return this.nodes.reduce((names, n) => addNames(names, n.names), {});
-      }
-    };
-    var BlockNode = class extends ParentNode {
-      render(opts) {
-        return "{" + opts._n + super.render(opts) + "}" + opts._n;
-      }
-    };
-    var Root = class extends ParentNode {
-    };
-    var Else = class extends BlockNode {
-    };
-    Else.kind = "else";
-    var If = class _If extends BlockNode {
-      constructor(condition, nodes) {
-        super(nodes);
-        this.condition = condition;
-      }
-      render(opts) {
-        let code = `if(${this.condition})` + super.render(opts);
-        if (this.else)
-          code += "else " + this.else.render(opts);
-        return code;
-      }
-      optimizeNodes() {
-        super.optimizeNodes();
-        const cond = this.condition;
-        if (cond === true)
-          return this.nodes;
-        let e = this.else;
-        if (e) {
-          const ns = e.optimizeNodes();
-          e = this.else = Array.isArray(ns) ? new Else(ns) : ns;
-        }
-        if (e) {
-          if (cond === false)
-            return e instanceof _If ? e : e.nodes;
-          if (this.nodes.length)
-            return this;
-          return new _If(not(cond), e instanceof _If ? [e] : e.nodes);
-        }
-        if (cond === false || !this.nodes.length)
-          return void 0;
-        return this;
-      }
-      optimizeNames(names, constants9) {
-        var _a;
-        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants9);
-        if (!(super.optimizeNames(names, constants9) || this.else))
-          return;
-        this.condition = optimizeExpr(this.condition, names, constants9);
-        return this;
-      }
-      get names() {
-        const names = super.names;
-        addExprNames(names, this.condition);
-        if (this.else)
-          addNames(names, this.else.names);
-        return names;
-      }
-    };
-    If.kind = "if";
-    var For = class extends BlockNode {
-    };
-    For.kind = "for";
-    var ForLoop = class extends For {
-      constructor(iteration) {
-        super();
-        this.iteration = iteration;
-      }
-      render(opts) {
-        return `for(${this.iteration})` + super.render(opts);
-      }
-      optimizeNames(names, constants9) {
-        if (!super.optimizeNames(names, constants9))
-          return;
-        this.iteration = optimizeExpr(this.iteration, names, constants9);
-        return this;
-      }
-      get names() {
-        return addNames(super.names, this.iteration.names);
-      }
-    };
-    var ForRange = class extends For {
-      constructor(varKind, name, from, to) {
-        super();
-        this.varKind = varKind;
-        this.name = name;
-        this.from = from;
-        this.to = to;
-      }
-      render(opts) {
-        const varKind = opts.es5 ? scope_1.varKinds.var : this.varKind;
-        const { name, from, to } = this;
-        return `for(${varKind} ${name}=${from}; ${name}<${to}; ${name}++)` + super.render(opts);
-      }
-      get names() {
-        const names = addExprNames(super.names, this.from);
-        return addExprNames(names, this.to);
-      }
-    };
-    var ForIter = class extends For {
-      constructor(loop, varKind, name, iterable) {
-        super();
-        this.loop = loop;
-        this.varKind = varKind;
-        this.name = name;
-        this.iterable = iterable;
-      }
-      render(opts) {
-        return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
-      }
-      optimizeNames(names, constants9) {
-        if (!super.optimizeNames(names, constants9))
-          return;
-        this.iterable = optimizeExpr(this.iterable, names, constants9);
-        return this;
-      }
-      get names() {
-        return addNames(super.names, this.iterable.names);
-      }
-    };
-    var Func = class extends BlockNode {
-      constructor(name, args, async) {
-        super();
-        this.name = name;
-        this.args = args;
-        this.async = async;
-      }
-      render(opts) {
-        const _async = this.async ? "async " : "";
-        return `${_async}function ${this.name}(${this.args})` + super.render(opts);
-      }
-    };
-    Func.kind = "func";
-    var Return = class extends ParentNode {
-      render(opts) {
-        return "return " + super.render(opts);
-      }
-    };
-    Return.kind = "return";
-    var Try = class extends BlockNode {
-      render(opts) {
-        let code = "try" + super.render(opts);
-        if (this.catch)
-          code += this.catch.render(opts);
-        if (this.finally)
-          code += this.finally.render(opts);
-        return code;
-      }
-      optimizeNodes() {
-        var _a, _b;
-        super.optimizeNodes();
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNodes();
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
-        return this;
-      }
-      optimizeNames(names, constants9) {
-        var _a, _b;
-        super.optimizeNames(names, constants9);
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants9);
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants9);
-        return this;
-      }
-      get names() {
-        const names = super.names;
-        if (this.catch)
-          addNames(names, this.catch.names);
-        if (this.finally)
-          addNames(names, this.finally.names);
-        return names;
-      }
-    };
-    var Catch = class extends BlockNode {
-      constructor(error2) {
-        super();
-        this.error = error2;
-      }
-      render(opts) {
-        return `catch(${this.error})` + super.render(opts);
-      }
-    };
-    Catch.kind = "catch";
-    var Finally = class extends BlockNode {
-      render(opts) {
-        return "finally" + super.render(opts);
-      }
-    };
-    Finally.kind = "finally";
-    var CodeGen = class {
-      constructor(extScope, opts = {}) {
-        this._values = {};
-        this._blockStarts = [];
-        this._constants = {};
-        this.opts = { ...opts, _n: opts.lines ? "\n" : "" };
-        this._extScope = extScope;
-        this._scope = new scope_1.Scope({ parent: extScope });
-        this._nodes = [new Root()];
-      }
-      toString() {
-        return this._root.render(this.opts);
-      }
-      // returns unique name in the internal scope
-      name(prefix) {
-        return this._scope.name(prefix);
-      }
-      // reserves unique name in the external scope
-      scopeName(prefix) {
-        return this._extScope.name(prefix);
-      }
-      // reserves unique name in the external scope and assigns value to it
-      scopeValue(prefixOrName, value) {
-        const name = this._extScope.value(prefixOrName, value);
-        const vs = this._values[name.prefix] || (this._values[name.prefix] = /* @__PURE__ */ new Set());
-        vs.add(name);
-        return name;
-      }
-      getScopeValue(prefix, keyOrRef) {
-        return this._extScope.getValue(prefix, keyOrRef);
-      }
-      // return code that assigns values in the external scope to the names that are used internally
-      // (same names that were returned by gen.scopeName or gen.scopeValue)
-      scopeRefs(scopeName) {
-        return this._extScope.scopeRefs(scopeName, this._values);
-      }
-      scopeCode() {
-        return this._extScope.scopeCode(this._values);
-      }
-      _def(varKind, nameOrPrefix, rhs, constant) {
-        const name = this._scope.toName(nameOrPrefix);
-        if (rhs !== void 0 && constant)
-          this._constants[name.str] = rhs;
-        this._leafNode(new Def(varKind, name, rhs));
-        return name;
-      }
-      // `const` declaration (`var` in es5 mode)
-      const(nameOrPrefix, rhs, _constant) {
-        return this._def(scope_1.varKinds.const, nameOrPrefix, rhs, _constant);
-      }
-      // `let` declaration with optional assignment (`var` in es5 mode)
-      let(nameOrPrefix, rhs, _constant) {
-        return this._def(scope_1.varKinds.let, nameOrPrefix, rhs, _constant);
-      }
-      // `var` declaration with optional assignment
-      var(nameOrPrefix, rhs, _constant) {
-        return this._def(scope_1.varKinds.var, nameOrPrefix, rhs, _constant);
-      }
-      // assignment code
-      assign(lhs, rhs, sideEffects) {
-        return this._leafNode(new Assign(lhs, rhs, sideEffects));
-      }
-      // `+=` code
-      add(lhs, rhs) {
-        return this._leafNode(new AssignOp(lhs, exports.operators.ADD, rhs));
-      }
-      // appends passed SafeExpr to code or executes Block
-      code(c) {
-        if (typeof c == "function")
-          c();
-        else if (c !== code_1.nil)
-          this._leafNode(new AnyCode(c));
-        return this;
-      }
-      // returns code for object literal for the passed argument list of key-value pairs
-      object(...keyValues) {
-        const code = ["{"];
-        for (const [key, value] of keyValues) {
-          if (code.length > 1)
-            code.push(",");
-          code.push(key);
-          if (key !== value || this.opts.es5) {
-            code.push(":");
-            (0, code_1.addCodeArg)(code, value);
-          }
-        }
-        code.push("}");
-        return new code_1._Code(code);
-      }
-      // `if` clause (or statement if `thenBody` and, optionally, `elseBody` are passed)
-      if(condition, thenBody, elseBody) {
-        this._blockNode(new If(condition));
-        if (thenBody && elseBody) {
-          this.code(thenBody).else().code(elseBody).endIf();
-        } else if (thenBody) {
-          this.code(thenBody).endIf();
-        } else if (elseBody) {
-          throw new Error('CodeGen: "else" body without "then" body');
-        }
-        return this;
-      }
-      // `else if` clause - invalid without `if` or after `else` clauses
-      elseIf(condition) {
-        return this._elseNode(new If(condition));
-      }
-      // `else` clause - only valid after `if` or `else if` clauses
-      else() {
-        return this._elseNode(new Else());
-      }
-      // end `if` statement (needed if gen.if was used only with condition)
-      endIf() {
-        return this._endBlockNode(If, Else);
-      }
-      _for(node, forBody) {
-        this._blockNode(node);
-        if (forBody)
-          this.code(forBody).endFor();
-        return this;
-      }
-      // a generic `for` clause (or statement if `forBody` is passed)
-      for(iteration, forBody) {
-        return this._for(new ForLoop(iteration), forBody);
-      }
-      // `for` statement for a range of values
-      forRange(nameOrPrefix, from, to, forBody, varKind = this.opts.es5 ? scope_1.varKinds.var : scope_1.varKinds.let) {
-        const name = this._scope.toName(nameOrPrefix);
-        return this._for(new ForRange(varKind, name, from, to), () => forBody(name));
-      }
-      // `for-of` statement (in es5 mode replace with a normal for loop)
-      forOf(nameOrPrefix, iterable, forBody, varKind = scope_1.varKinds.const) {
-        const name = this._scope.toName(nameOrPrefix);
-        if (this.opts.es5) {
-          const arr = iterable instanceof code_1.Name ? iterable : this.var("_arr", iterable);
-          return this.forRange("_i", 0, (0, code_1._)`${arr}.length`, (i) => {
-            this.var(name, (0, code_1._)`${arr}[${i}]`);
-            forBody(name);
-          });
-        }
-        return this._for(new ForIter("of", varKind, name, iterable), () => forBody(name));
-      }
-      // `for-in` statement.
-      // With option `ownProperties` replaced with a `for-of` loop for object keys
-      forIn(nameOrPrefix, obj, forBody, varKind = this.opts.es5 ? scope_1.varKinds.var : scope_1.varKinds.const) {
-        if (this.opts.ownProperties) {
-          return this.forOf(nameOrPrefix, (0, code_1._)`Object.keys(${obj})`, forBody);
-        }
-        const name = this._scope.toName(nameOrPrefix);
-        return this._for(new ForIter("in", varKind, name, obj), () => forBody(name));
-      }
-      // end `for` loop
-      endFor() {
-        return this._endBlockNode(For);
-      }
-      // `label` statement
-      label(label) {
-        return this._leafNode(new Label(label));
-      }
-      // `break` statement
-      break(label) {
-        return this._leafNode(new Break(label));
-      }
-      // `return` statement
-      return(value) {
-        const node = new Return();
-        this._blockNode(node);
-        this.code(value);
-        if (node.nodes.length !== 1)
-          throw new Error('CodeGen: "return" should have one node');
-        return this._endBlockNode(Return);
-      }
-      // `try` statement
-      try(tryBody, catchCode, finallyCode) {
-        if (!catchCode && !finallyCode)
-          throw new Error('CodeGen: "try" without "catch" and "finally"');
-        const node = new Try();
-        this._blockNode(node);
-        this.code(tryBody);
-        if (catchCode) {
-          const error2 = this.name("e");
-          this._currNode = node.catch = new Catch(error2);
-          catchCode(error2);
-        }
-        if (finallyCode) {
-          this._currNode = node.finally = new Finally();
-          this.code(finallyCode);
-        }
-        return this._endBlockNode(Catch, Finally);
-      }
-      // `throw` statement
-      throw(error2) {
-        return this._leafNode(new Throw(error2));
-      }
-      // start self-balancing block
-      block(body, nodeCount) {
-        this._blockStarts.push(this._nodes.length);
-        if (body)
-          this.code(body).endBlock(nodeCount);
-        return this;
-      }
-      // end the current self-balancing block
-      endBlock(nodeCount) {
-        const len = this._blockStarts.pop();
-        if (len === void 0)
-          throw new Error("CodeGen: not in self-balancing block");
-        const toClose = this._nodes.length - len;
-        if (toClose < 0 || nodeCount !== void 0 && toClose !== nodeCount) {
-          throw new Error(`CodeGen: wrong number of nodes: ${toClose} vs ${nodeCount} expected`);
-        }
-        this._nodes.length = len;
-        return this;
-      }
-      // `function` heading (or definition if funcBody is passed)
-      func(name, args = code_1.nil, async, funcBody) {
-        this._blockNode(new Func(name, args, async));
-        if (funcBody)
-          this.code(funcBody).endFunc();
-        return this;
-      }
-      // end function definition
-      endFunc() {
-        return this._endBlockNode(Func);
-      }
-      optimize(n = 1) {
-        while (n-- > 0) {
-          this._root.optimizeNodes();
-          this._root.optimizeNames(this._root.names, this._constants);
-        }
-      }
-      _leafNode(node) {
-        this._currNode.nodes.push(node);
-        return this;
-      }
-      _blockNode(node) {
-        this._currNode.nodes.push(node);
-        this._nodes.push(node);
-      }
-      _endBlockNode(N1, N2) {
-        const n = this._currNode;
-        if (n instanceof N1 || N2 && n instanceof N2) {
-          this._nodes.pop();
-          return this;
-        }
-        throw new Error(`CodeGen: not in block "${N2 ? `${N1.kind}/${N2.kind}` : N1.kind}"`);
-      }
-      _elseNode(node) {
-        const n = this._currNode;
-        if (!(n instanceof If)) {
-          throw new Error('CodeGen: "else" without "if"');
-        }
-        this._currNode = n.else = node;
-        return this;
-      }
-      get _root() {
-        return this._nodes[0];
-      }
-      get _currNode() {
-        const ns = this._nodes;
-        return ns[ns.length - 1];
-      }
-      set _currNode(node) {
-        const ns = this._nodes;
-        ns[ns.length - 1] = node;
-      }
-    };
-    exports.CodeGen = CodeGen;
-    function addNames(names, from) {
-      for (const n in from)
-        names[n] = (names[n] || 0) + (from[n] || 0);
-      return names;
-    }
-    function addExprNames(names, from) {
-      return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
-    }
-    function optimizeExpr(expr, names, constants9) {
-      if (expr instanceof code_1.Name)
-        return replaceName(expr);
-      if (!canOptimize(expr))
-        return expr;
-      return new code_1._Code(expr._items.reduce((items, c) => {
-        if (c instanceof code_1.Name)
-          c = replaceName(c);
-        if (c instanceof code_1._Code)
-          items.push(...c._items);
-        else
-          items.push(c);
-        return items;
-      }, []));
-      function replaceName(n) {
-        const c = constants9[n.str];
-        if (c === void 0 || names[n.str] !== 1)
-          return n;
-        delete names[n.str];
-        return c;
-      }
-      function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants9[c.str] !== void 0);
-      }
-    }
-    function subtractNames(names, from) {
-      for (const n in from)
-        names[n] = (names[n] || 0) - (from[n] || 0);
-    }
-    function not(x) {
-      return typeof x == "boolean" || typeof x == "number" || x === null ? !x : (0, code_1._)`!${par(x)}`;
-    }
-    exports.not = not;
-    var andCode = mappend(exports.operators.AND);
-    function and2(...args) {
-      return args.reduce(andCode);
-    }
-    exports.and = and2;
-    var orCode = mappend(exports.operators.OR);
-    function or(...args) {
-      return args.reduce(orCode);
-    }
-    exports.or = or;
-    function mappend(op) {
-      return (x, y) => x === code_1.nil ? y : y === code_1.nil ? x : (0, code_1._)`${par(x)} ${op} ${par(y)}`;
-    }
-    function par(x) {
-      return x instanceof code_1.Name ? x : (0, code_1._)`(${x})`;
-    }
-  }
-});
-
-// node_modules/ajv/dist/compile/util.js
-var require_util9 = __commonJS({
-  "node_modules/ajv/dist/compile/util.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.checkStrictMode = exports.getErrorPath = exports.Type = exports.useFunc = exports.setEvaluated = exports.evaluatedPropsToName = exports.mergeEvaluated = exports.eachItem = exports.unescapeJsonPointer = exports.escapeJsonPointer = exports.escapeFragment = exports.unescapeFragment = exports.schemaRefOrVal = exports.schemaHasRulesButRef = exports.schemaHasRules = exports.checkUnknownRules = exports.alwaysValidSchema = exports.toHash = void 0;
-    var codegen_1 = require_codegen();
-    var code_1 = require_code();
-    function toHash(arr) {
-      const hash3 = {};
-      for (const item of arr)
-        hash3[item] = true;
-      return hash3;
-    }
-    exports.toHash = toHash;
-    function alwaysValidSchema(it, schema) {
-      if (typeof schema == "boolean")
-        return schema;
-      if (Object.keys(schema).length === 0)
-        return true;
-      checkUnknownRules(it, schema);
-      return !schemaHasRules(schema, it.self.RULES.all);
-    }
-    exports.alwaysValidSchema = alwaysValidSchema;
-    function checkUnknownRules(it, schema = it.schema) {
-      const { opts, self: self2 } = it;
-      if (!opts.strictSchema)
-        return;
-      if (typeof schema === "boolean")
-        return;
-      const rules = self2.RULES.keywords;
-      for (const key in schema) {
-        if (!rules[key])
-          checkStrictMode(it, `unknown keyword: "${key}"`);
-      }
-    }
-    exports.checkUnknownRules = checkUnknownRules;
-    function schemaHasRules(schema, rules) {
-      if (typeof schema == "boolean")
-        return !schema;
-      for (const key in schema)
-        if (rules[key])
-          return true;
-      return false;
-    }
-    exports.schemaHasRules = schemaHasRules;
-    function schemaHasRulesButRef(schema, RULES) {
-      if (typeof schema == "boolean")
-        return !schema;
-      for (const key in schema)
-        if (key !== "$ref" && RULES.all[key])
-          return true;
-      return false;
-    }
-    exports.schemaHasRulesButRef = schemaHasRulesButRef;
-    function schemaRefOrVal({ topSchemaRef, schemaPath }, schema, keyword, $data) {
-      if (!$data) {
-        if (typeof schema == "number" || typeof schema == "boolean")
-          return schema;
-        if (typeof schema == "string")
-          return (0, codegen_1._)`${schema}`;
-      }
-      return (0, codegen_1._)`${topSchemaRef}${schemaPath}${(0, codegen_1.getProperty)(keyword)}`;
-    }
-    exports.schemaRefOrVal = schemaRefOrVal;
-    function unescapeFragment(str) {
-      return unescapeJsonPointer(decodeURIComponent(str));
-    }
-    exports.unescapeFragment = unescapeFragment;
-    function escapeFragment(str) {
-      return encodeURIComponent(escapeJsonPointer(str));
-    }
-    exports.escapeFragment = escapeFragment;
-    function escapeJsonPointer(str) {
-      if (typeof str == "number")
-        return `${str}`;
-      return str.replace(/~/g, "~0").replace(/\//g, "~1");
-    }
-    exports.escapeJsonPointer = escapeJsonPointer;
-    function unescapeJsonPointer(str) {
-      return str.replace(/~1/g, "/").replace(/~0/g, "~");
-    }
-    exports.unescapeJsonPointer = unescapeJsonPointer;
-    function eachItem(xs, f) {
-      if (Array.isArray(xs)) {
-        for (const x of xs)
-          f(x);
-      } else {
-        f(xs);
-      }
-    }
-    exports.eachItem = eachItem;
-    function makeMergeEvaluated({ mergeNames, mergeToName, mergeValues, resultToName }) {
-      return (gen, from, to, toName) => {
-        const res = to === void 0 ? from : to instanceof codegen_1.Name ? (from instanceof codegen_1.Name ? mergeNames(gen, from, to) : mergeToName(gen, from, to), to) : from instanceof codegen_1.Name ? (mergeToName(gen, to, from), from) : mergeValues(from, to);
-        return toName === codegen_1.Name && !(res instanceof codegen_1.Name) ? resultToName(gen, res) : res;
-      };
-    }
-    exports.mergeEvaluated = {
-      props: makeMergeEvaluated({
-        mergeNames: (gen, from, to) => gen.if((0, codegen_1._)`${to} !== true && ${from} !== undefined`, () => {
-          gen.if((0, codegen_1._)`${from} === true`, () => gen.assign(to, true), () => gen.assign(to, (0, codegen_1._)`${to} || {}`).code((0, codegen_1._)`Object.assign(${to}, ${from})`));
-        }),
-        mergeToName: (gen, from, to) => gen.if((0, codegen_1._)`${to} !== true`, () => {
-          if (from === true) {
-            gen.assign(to, true);
-          } else {
-            gen.assign(to, (0, codegen_1._)`${to} || {}`);
-            setEvaluated(gen, to, from);
-          }
-        }),
-        mergeValues: (from, to) => from === true ? true : { ...from, ...to },
-        resultToName: evaluatedPropsToName
-      }),
-      items: makeMergeEvaluated({
-        mergeNames: (gen, from, to) => gen.if((0, codegen_1._)`${to} !== true && ${from} !== undefined`, () => gen.assign(to, (0, codegen_1._)`${from} === true ? true : ${to} > ${from} ? ${to} : ${from}`)),
-        mergeToName: (gen, from, to) => gen.if((0, codegen_1._)`${to} !== true`, () => gen.assign(to, from === true ? true : (0, codegen_1._)`${to} > ${from} ? ${to} : ${from}`)),
-        mergeValues: (from, to) => from === true ? true : Math.max(from, to),
-        resultToName: (gen, items) => gen.var("items", items)
-      })
-    };
-    function evaluatedPropsToName(gen, ps) {
-      if (ps === true)
-        return gen.var("props", true);
-      const props = gen.var("props", (0, codegen_1._)`{}`);
-      if (ps !== void 0)
-        setEvaluated(gen, props, ps);
-      return props;
-    }
-    exports.evaluatedPropsToName = evaluatedPropsToName;
-    function setEvaluated(gen, props, ps) {
-      Object.keys(ps).forEach((p) => gen.assign((0, codegen_1._)`${props}${(0, codegen_1.getProperty)(p)}`, true));
-    }
-    exports.setEvaluated = setEvaluated;
-    var snippets = {};
-    function useFunc(gen, f) {
-      return gen.scopeValue("func", {
-        ref: f,
-        code: snippets[f.code] || (snippets[f.code] = new code_1._Code(f.code))
-      });
-    }
-    exports.useFunc = useFunc;
-    var Type;
-    (function(Type2) {
-      Type2[Type2["Num"] = 0] = "Num";
-      Type2[Type2["Str"] = 1] = "Str";
-    })(Type || (exports.Type = Type = {}));
-    function getErrorPath(dataProp, dataPropType, jsPropertySyntax) {
-      if (dataProp instanceof codegen_1.Name) {
-        const isNumber3 = dataPropType === Type.Num;
-        return jsPropertySyntax ? isNumber3 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber3 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
-      }
-      return jsPropertySyntax ? (0, codegen_1.getProperty)(dataProp).toString() : "/" + escapeJsonPointer(dataProp);
-    }
-    exports.getErrorPath = getErrorPath;
-    function checkStrictMode(it, msg, mode = it.opts.strictSchema) {
-      if (!mode)
-        return;
-      msg = `strict mode: ${msg}`;
-      if (mode === true)
-        throw new Error(msg);
-      it.self.logger.warn(msg);
-    }
-    exports.checkStrictMode = checkStrictMode;
-  }
-});
-
-// node_modules/ajv/dist/compile/names.js
-var require_names = __commonJS({
-  "node_modules/ajv/dist/compile/names.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var names = {
-      // validation function arguments
-      data: new codegen_1.Name("data"),
-      // data passed to validation function
-      // args passed from referencing schema
-      valCxt: new codegen_1.Name("valCxt"),
-      // validation/data context - should not be used directly, it is destructured to the names below
-      instancePath: new codegen_1.Name("instancePath"),
-      parentData: new codegen_1.Name("parentData"),
-      parentDataProperty: new codegen_1.Name("parentDataProperty"),
-      rootData: new codegen_1.Name("rootData"),
-      // root data - same as the data passed to the first/top validation function
-      dynamicAnchors: new codegen_1.Name("dynamicAnchors"),
-      // used to support recursiveRef and dynamicRef
-      // function scoped variables
-      vErrors: new codegen_1.Name("vErrors"),
-      // null or array of validation errors
-      errors: new codegen_1.Name("errors"),
-      // counter of validation errors
-      this: new codegen_1.Name("this"),
-      // "globals"
-      self: new codegen_1.Name("self"),
-      scope: new codegen_1.Name("scope"),
-      // JTD serialize/parse name for JSON string and position
-      json: new codegen_1.Name("json"),
-      jsonPos: new codegen_1.Name("jsonPos"),
-      jsonLen: new codegen_1.Name("jsonLen"),
-      jsonPart: new codegen_1.Name("jsonPart")
-    };
-    exports.default = names;
-  }
-});
-
-// node_modules/ajv/dist/compile/errors.js
-var require_errors2 = __commonJS({
-  "node_modules/ajv/dist/compile/errors.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.extendErrors = exports.resetErrorsCount = exports.reportExtraError = exports.reportError = exports.keyword$DataError = exports.keywordError = void 0;
-    var codegen_1 = require_codegen();
-    var util_1 = require_util9();
-    var names_1 = require_names();
-    exports.keywordError = {
-      message: ({ keyword }) => (0, codegen_1.str)`must pass "${keyword}" keyword validation`
-    };
-    exports.keyword$DataError = {
-      message: ({ keyword, schemaType }) => schemaType ? (0, codegen_1.str)`"${keyword}" keyword must be ${schemaType} ($data)` : (0, codegen_1.str)`"${keyword}" keyword is invalid ($data)`
-    };
-    function reportError(cxt, error2 = exports.keywordError, errorPaths, overrideAllErrors) {
-      const { it } = cxt;
-      const { gen, compositeRule, allErrors } = it;
-      const errObj = errorObjectCode(cxt, error2, errorPaths);
-      if (overrideAllErrors !== null && overrideAllErrors !== void 0 ? overrideAllErrors : compositeRule || allErrors) {
-        addError(gen, errObj);
-      } else {
-        returnErrors(it, (0, codegen_1._)`[${errObj}]`);
-      }
-    }
-    exports.reportError = reportError;
-    function reportExtraError(cxt, error2 = exports.keywordError, errorPaths) {
-      const { it } = cxt;
-      const { gen, compositeRule, allErrors } = it;
-      const errObj = errorObjectCode(cxt, error2, errorPaths);
-      addError(gen, errObj);
-      if (!(compositeRule || allErrors)) {
-        returnErrors(it, names_1.default.vErrors);
-      }
-    }
-    exports.reportExtraError = reportExtraError;
-    function resetErrorsCount(gen, errsCount) {
-      gen.assign(names_1.default.errors, errsCount);
-      gen.if((0, codegen_1._)`${names_1.default.vErrors} !== null`, () => gen.if(errsCount, () => gen.assign((0, codegen_1._)`${names_1.default.vErrors}.length`, errsCount), () => gen.assign(names_1.default.vErrors, null)));
-    }
-    exports.resetErrorsCount = resetErrorsCount;
-    function extendErrors({ gen, keyword, schemaValue, data, errsCount, it }) {
-      if (errsCount === void 0)
-        throw new Error("ajv implementation error");
-      const err = gen.name("err");
-      gen.forRange("i", errsCount, names_1.default.errors, (i) => {
-        gen.const(err, (0, codegen_1._)`${names_1.default.vErrors}[${i}]`);
-        gen.if((0, codegen_1._)`${err}.instancePath === undefined`, () => gen.assign((0, codegen_1._)`${err}.instancePath`, (0, codegen_1.strConcat)(names_1.default.instancePath, it.errorPath)));
-        gen.assign((0, codegen_1._)`${err}.schemaPath`, (0, codegen_1.str)`${it.errSchemaPath}/${keyword}`);
-        if (it.opts.verbose) {
-          gen.assign((0, codegen_1._)`${err}.schema`, schemaValue);
-          gen.assign((0, codegen_1._)`${err}.data`, data);
-        }
-      });
-    }
-    exports.extendErrors = extendErrors;
-    function addError(gen, errObj) {
-      const err = gen.const("err", errObj);
-      gen.if((0, codegen_1._)`${names_1.default.vErrors} === null`, () => gen.assign(names_1.default.vErrors, (0, codegen_1._)`[${err}]`), (0, codegen_1._)`${names_1.default.vErrors}.push(${err})`);
-      gen.code((0, codegen_1._)`${names_1.default.errors}++`);
-    }
-    function returnErrors(it, errs) {
-      const { gen, validateName, schemaEnv } = it;
-      if (schemaEnv.$async) {
-        gen.throw((0, codegen_1._)`new ${it.ValidationError}(${errs})`);
-      } else {
-        gen.assign((0, codegen_1._)`${validateName}.errors`, errs);
-        gen.return(false);
-      }
-    }
-    var E = {
-      keyword: new codegen_1.Name("keyword"),
-      schemaPath: new codegen_1.Name("schemaPath"),
-      // also used in JTD errors
-      params: new codegen_1.Name("params"),
-      propertyName: new codegen_1.Name("propertyName"),
-      message: new codegen_1.Name("message"),
-      schema: new codegen_1.Name("schema"),
-      parentSchema: new codegen_1.Name("parentSchema")
-    };
-    function errorObjectCode(cxt, error2, errorPaths) {
-      const { createErrors } = cxt.it;
-      if (createErrors === false)
-        return (0, codegen_1._)`{}`;
-      return errorObject(cxt, error2, errorPaths);
-    }
-    function errorObject(cxt, error2, errorPaths = {}) {
-      const { gen, it } = cxt;
-      const keyValues = [
-        errorInstancePath(it, errorPaths),
-        errorSchemaPath(cxt, errorPaths)
-      ];
-      extraErrorProps(cxt, error2, keyValues);
-      return gen.object(...keyValues);
-    }
-    function errorInstancePath({ errorPath }, { instancePath }) {
-      const instPath = instancePath ? (0, codegen_1.str)`${errorPath}${(0, util_1.getErrorPath)(instancePath, util_1.Type.Str)}` : errorPath;
-      return [names_1.default.instancePath, (0, codegen_1.strConcat)(names_1.default.instancePath, instPath)];
-    }
-    function errorSchemaPath({ keyword, it: { errSchemaPath } }, { schemaPath, parentSchema }) {
-      let schPath = parentSchema ? errSchemaPath : (0, codegen_1.str)`${errSchemaPath}/${keyword}`;
-      if (schemaPath) {
-        schPath = (0, codegen_1.str)`${schPath}${(0, util_1.getErrorPath)(schemaPath, util_1.Type.Str)}`;
-      }
-      return [E.schemaPath, schPath];
-    }
-    function extraErrorProps(cxt, { params, message }, keyValues) {
-      const { keyword, data, schemaValue, it } = cxt;
-      const { opts, propertyName, topSchemaRef, schemaPath } = it;
-      keyValues.push([E.keyword, keyword], [E.params, typeof params == "function" ? params(cxt) : params || (0, codegen_1._)`{}`]);
-      if (opts.messages) {
-        keyValues.push([E.message, typeof message == "function" ? message(cxt) : message]);
-      }
-      if (opts.verbose) {
-        keyValues.push([E.schema, schemaValue], [E.parentSchema, (0, codegen_1._)`${topSchemaRef}${schemaPath}`], [names_1.default.data, data]);
-      }
-      if (propertyName)
-        keyValues.push([E.propertyName, propertyName]);
-    }
-  }
-});
-
-// node_modules/ajv/dist/compile/validate/boolSchema.js
-var require_boolSchema = __commonJS({
-  "node_modules/ajv/dist/compile/validate/boolSchema.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.boolOrEmptySchema = exports.topBoolOrEmptySchema = void 0;
-    var errors_1 = require_errors2();
-    var codegen_1 = require_codegen();
-    var names_1 = require_names();
-    var boolError = {
-      message: "boolean schema is false"
-    };
-    function topBoolOrEmptySchema(it) {
-      const { gen, schema, validateName } = it;
-      if (schema === false) {
-        falseSchemaError(it, false);
-      } else if (typeof schema == "object" && schema.$async === true) {
-        gen.return(names_1.default.data);
-      } else {
-        gen.assign((0, codegen_1._)`${validateName}.errors`, null);
-        gen.return(true);
-      }
-    }
-    exports.topBoolOrEmptySchema = topBoolOrEmptySchema;
-    function boolOrEmptySchema(it, valid) {
-      const { gen, schema } = it;
-      if (schema === false) {
-        gen.var(valid, false);
-        falseSchemaError(it);
-      } else {
-        gen.var(valid, true);
-      }
-    }
-    exports.boolOrEmptySchema = boolOrEmptySchema;
-    function falseSchemaError(it, overrideAllErrors) {
-      const { gen, data } = it;
-      const cxt = {
-        gen,
-        keyword: "false schema",
-        data,
-        schema: false,
-        schemaCode: false,
-        schemaValue: false,
-        params: {},
-        it
-      };
-      (0, errors_1.reportError)(cxt, boolError, void 0, overrideAllErrors);
-    }
-  }
-});
-
-// node_modules/ajv/dist/compile/rules.js
-var require_rules = __commonJS({
-  "node_modules/ajv/dist/compile/rules.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.getRules = exports.isJSONType = void 0;
-    var _jsonTypes = ["string", "number", "integer", "boolean", "null", "object", "array"];
-    var jsonTypes = new Set(_jsonTypes);
-    function isJSONType(x) {
-      return typeof x == "string" && jsonTypes.has(x);
-    }
-    exports.isJSONType = isJSONType;
-    function getRules() {
-      const groups2 = {
-        number: { type: "number", rules: [] },
-        string: { type: "string", rules: [] },
-        array: { type: "array", rules: [] },
-        object: { type: "object", rules: [] }
-      };
-      return {
-        types: { ...groups2, integer: true, boolean: true, null: true },
-        rules: [{ rules: [] }, groups2.number, groups2.string, groups2.array, groups2.object],
-        post: { rules: [] },
-        all: {},
-        keywords: {}
-      };
-    }
-    exports.getRules = getRules;
-  }
-});
-
-// node_modules/ajv/dist/compile/validate/applicability.js
-var require_applicability = __commonJS({
-  "node_modules/ajv/dist/compile/validate/applicability.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.shouldUseRule = exports.shouldUseGroup = exports.schemaHasRulesForType = void 0;
-    function schemaHasRulesForType({ schema, self: self2 }, type) {
-      const group = self2.RULES.types[type];
-      return group && group !== true && shouldUseGroup(schema, group);
-    }
-    exports.schemaHasRulesForType = schemaHasRulesForType;
-    function shouldUseGroup(schema, group) {
-      return group.rules.some((rule) => shouldUseRule(schema, rule));
-    }
-    exports.shouldUseGroup = shouldUseGroup;
-    function shouldUseRule(schema, rule) {
-      var _a;
-      return schema[rule.keyword] !== void 0 || ((_a = rule.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
-    }
-    exports.shouldUseRule = shouldUseRule;
-  }
-});
-
-// node_modules/ajv/dist/compile/validate/dataType.js
-var require_dataType = __commonJS({
-  "node_modules/ajv/dist/compile/validate/dataType.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.reportTypeError = exports.checkDataTypes = exports.checkDataType = exports.coerceAndCheckDataType = exports.getJSONTypes = exports.getSchemaTypes = exports.DataType = void 0;
-    var rules_1 = require_rules();
-    var applicability_1 = require_applicability();
-    var errors_1 = require_errors2();
-    var codegen_1 = require_codegen();
-    var util_1 = require_util9();
-    var DataType;
-    (function(DataType2) {
-      DataType2[DataType2["Correct"] = 0] = "Correct";
-      DataType2[DataType2["Wrong"] = 1] = "Wrong";
-    })(DataType || (exports.DataType = DataType = {}));
-    function getSchemaTypes(schema) {
-      const types = getJSONTypes(schema.type);
-      const hasNull = types.includes("null");
-      if (hasNull) {
-        if (schema.nullable === false)
-          throw new Error("type: null contradicts nullable: false");
-      } else {
-        if (!types.length && schema.nullable !== void 0) {
-          throw new Error('"nullable" cannot be used without "type"');
-        }
-        if (schema.nullable === true)
-          types.push("null");
-      }
-      return types;
-    }
-    exports.getSchemaTypes = getSchemaTypes;
-    function getJSONTypes(ts) {
-      const types = Array.isArray(ts) ? ts : ts ? [ts] : [];
-      if (types.every(rules_1.isJSONType))
-        return types;
-      throw new Error("type must be JSONType or JSONType[]: " + types.join(","));
-    }
-    exports.getJSONTypes = getJSONTypes;
-    function coerceAndCheckDataType(it, types) {
-      const { gen, data, opts } = it;
-      const coerceTo = coerceToTypes(types, opts.coerceTypes);
-      const checkTypes = types.length > 0 && !(coerceTo.length === 0 && types.length === 1 && (0, applicability_1.schemaHasRulesForType)(it, types[0]));
-      if (checkTypes) {
-        const wrongType = checkDataTypes(types, data, opts.strictNumbers, DataType.Wrong);
-        gen.if(wrongType, () => {
-          if (coerceTo.length)
-            coerceData(it, types, coerceTo);
-          else
-            reportTypeError(it);
-        });
-      }
-      return checkTypes;
-    }
-    exports.coerceAndCheckDataType = coerceAndCheckDataType;
-    var COERCIBLE = /* @__PURE__ */ new Set(["string", "number", "integer", "boolean", "null"]);
-    function coerceToTypes(types, coerceTypes) {
-      return coerceTypes ? types.filter((t) => COERCIBLE.has(t) || coerceTypes === "array" && t === "array") : [];
-    }
-    function coerceData(it, types, coerceTo) {
-      const { gen, data, opts } = it;
-      const dataType = gen.let("dataType", (0, codegen_1._)`typeof ${data}`);
-      const coerced = gen.let("coerced", (0, codegen_1._)`undefined`);
-      if (opts.coerceTypes === "array") {
-        gen.if((0, codegen_1._)`${dataType} == 'object' && Array.isArray(${data}) && ${data}.length == 1`, () => gen.assign(data, (0, codegen_1._)`${data}[0]`).assign(dataType, (0, codegen_1._)`typeof ${data}`).if(checkDataTypes(types, data, opts.strictNumbers), () => gen.assign(coerced, data)));
-      }
-      gen.if((0, codegen_1._)`${coerced} !== undefined`);
-      for (const t of coerceTo) {
-        if (COERCIBLE.has(t) || t === "array" && opts.coerceTypes === "array") {
-          coerceSpecificType(t);
-        }
-      }
-      gen.else();
-      reportTypeError(it);
-      gen.endIf();
-      gen.if((0, codegen_1._)`${coerced} !== undefined`, () => {
-        gen.assign(data, coerced);
-        assignParentData(it, coerced);
-      });
-      function coerceSpecificType(t) {
-        switch (t) {
-          case "string":
-            gen.elseIf((0, codegen_1._)`${dataType} == "number" || ${dataType} == "boolean"`).assign(coerced, (0, codegen_1._)`"" + ${data}`).elseIf((0, codegen_1._)`${data} === null`).assign(coerced, (0, codegen_1._)`""`);
-            return;
-          case "number":
-            gen.elseIf((0, codegen_1._)`${dataType} == "boolean" || ${data} === null
-              || (${dataType} == "string" && ${data} && ${data} == +${data})`).assign(coerced, (0, codegen_1._)`+${data}`);
-            return;
-          case "integer":
-            gen.elseIf((0, codegen_1._)`${dataType} === "boolean" || ${data} === null
-              || (${dataType} === "string" && ${data} && ${data} == +${data} && !(${data} % 1))`).assign(coerced, (0, codegen_1._)`+${data}`);
-            return;
-          case "boolean":
-            gen.elseIf((0, codegen_1._)`${data} === "false" || ${data} === 0 || ${data} === null`).assign(coerced, false).elseIf((0, codegen_1._)`${data} === "true" || ${data} === 1`).assign(coerced, true);
-            return;
-          case "null":
-            gen.elseIf((0, codegen_1._)`${data} === "" || ${data} === 0 || ${data} === false`);
-            gen.assign(coerced, null);
-            return;
-          case "array":
-            gen.elseIf((0, codegen_1._)`${dataType} === "string" || ${dataType} === "number"
-              || ${dataType} === "boolean" || ${data} === null`).assign(coerced, (0, codegen_1._)`[${data}]`);
-        }
-      }
-    }
-    function assignParentData({ gen, parentData, parentDataProperty }, expr) {
-      gen.if((0, codegen_1._)`${parentData} !== undefined`, () => gen.assign((0, codegen_1._)`${parentData}[${parentDataProperty}]`, expr));
-    }
-    function checkDataType(dataType, data, strictNums, correct = DataType.Correct) {
-      const EQ2 = correct === DataType.Correct ? codegen_1.operators.EQ : codegen_1.operators.NEQ;
-      let cond;
-      switch (dataType) {
-        case "null":
-          return (0, codegen_1._)`${data} ${EQ2} null`;
-        case "array":
-          cond = (0, codegen_1._)`Array.isArray(${data})`;
-          break;
-        case "object":
-          cond = (0, codegen_1._)`${data} && typeof ${data} == "object" && !Array.isArray(${data})`;
-          break;
-        case "integer":
-          cond = numCond((0, codegen_1._)`!(${data} % 1) && !isNaN(${data})`);
-          break;
-        case "number":
-          cond = numCond();
-          break;
-        default:
-          return (0, codegen_1._)`typeof ${data} ${EQ2} ${dataType}`;
-      }
-      return correct === DataType.Correct ? cond : (0, codegen_1.not)(cond);
-      function numCond(_cond = codegen_1.nil) {
-        return (0, codegen_1.and)((0, codegen_1._)`typeof ${data} == "number"`, _cond, strictNums ? (0, codegen_1._)`isFinite(${data})` : codegen_1.nil);
-      }
-    }
-    exports.checkDataType = checkDataType;
-    function checkDataTypes(dataTypes, data, strictNums, correct) {
-      if (dataTypes.length === 1) {
-        return checkDataType(dataTypes[0], data, strictNums, correct);
-      }
-      let cond;
-      const types = (0, util_1.toHash)(dataTypes);
-      if (types.array && types.object) {
-        const notObj = (0, codegen_1._)`typeof ${data} != "object"`;
-        cond = types.null ? notObj : (0, codegen_1._)`!${data} || ${notObj}`;
-        delete types.null;
-        delete types.array;
-        delete types.object;
-      } else {
-        cond = codegen_1.nil;
-      }
-      if (types.number)
-        delete types.integer;
-      for (const t in types)
-        cond = (0, codegen_1.and)(cond, checkDataType(t, data, strictNums, correct));
-      return cond;
-    }
-    exports.checkDataTypes = checkDataTypes;
-    var typeError = {
-      message: ({ schema }) => `must be ${schema}`,
-      params: ({ schema, schemaValue }) => typeof schema == "string" ? (0, codegen_1._)`{type: ${schema}}` : (0, codegen_1._)`{type: ${schemaValue}}`
-    };
-    function reportTypeError(it) {
-      const cxt = getTypeErrorContext(it);
-      (0, errors_1.reportError)(cxt, typeError);
-    }
-    exports.reportTypeError = reportTypeError;
-    function getTypeErrorContext(it) {
-      const { gen, data, schema } = it;
-      const schemaCode = (0, util_1.schemaRefOrVal)(it, schema, "type");
-      return {
-        gen,
-        keyword: "type",
-        data,
-        schema: schema.type,
-        schemaCode,
-        schemaValue: schemaCode,
-        parentSchema: schema,
-        params: {},
-        it
-      };
-    }
-  }
-});
-
-// node_modules/ajv/dist/compile/validate/defaults.js
-var require_defaults = __commonJS({
-  "node_modules/ajv/dist/compile/validate/defaults.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.assignDefaults = void 0;
-    var codegen_1 = require_codegen();
-    var util_1 = require_util9();
-    function assignDefaults(it, ty) {
-      const { properties, items } = it.schema;
-      if (ty === "object" && properties) {
-        for (const key in properties) {
-          assignDefault(it, key, properties[key].default);
-        }
-      } else if (ty === "array" && Array.isArray(items)) {
-        items.forEach((sch, i) => assignDefault(it, i, sch.default));
-      }
-    }
-    exports.assignDefaults = assignDefaults;
-    function assignDefault(it, prop, defaultValue) {
-      const { gen, compositeRule, data, opts } = it;
-      if (defaultValue === void 0)
-        return;
-      const childData = (0, codegen_1._)`${data}${(0, codegen_1.getProperty)(prop)}`;
-      if (compositeRule) {
-        (0, util_1.checkStrictMode)(it, `default is ignored for: ${childData}`);
-        return;
-      }
-      let condition = (0, codegen_1._)`${childData} === undefined`;
-      if (opts.useDefaults === "empty") {
-        condition = (0, codegen_1._)`${condition} || ${childData} === null || ${childData} === ""`;
-      }
-      gen.if(condition, (0, codegen_1._)`${childData} = ${(0, codegen_1.stringify)(defaultValue)}`);
-    }
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/code.js
-var require_code2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/code.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.validateUnion = exports.validateArray = exports.usePattern = exports.callValidateCode = exports.schemaProperties = exports.allSchemaProperties = exports.noPropertyInData = exports.propertyInData = exports.isOwnProperty = exports.hasPropFunc = exports.reportMissingProp = exports.checkMissingProp = exports.checkReportMissingProp = void 0;
-    var codegen_1 = require_codegen();
-    var util_1 = require_util9();
-    var names_1 = require_names();
-    var util_2 = require_util9();
-    function checkReportMissingProp(cxt, prop) {
-      const { gen, data, it } = cxt;
-      gen.if(noPropertyInData(gen, data, prop, it.opts.ownProperties), () => {
-        cxt.setParams({ missingProperty: (0, codegen_1._)`${prop}` }, true);
-        cxt.error();
-      });
-    }
-    exports.checkReportMissingProp = checkReportMissingProp;
-    function checkMissingProp({ gen, data, it: { opts } }, properties, missing) {
-      return (0, codegen_1.or)(...properties.map((prop) => (0, codegen_1.and)(noPropertyInData(gen, data, prop, opts.ownProperties), (0, codegen_1._)`${missing} = ${prop}`)));
-    }
-    exports.checkMissingProp = checkMissingProp;
-    function reportMissingProp(cxt, missing) {
-      cxt.setParams({ missingProperty: missing }, true);
-      cxt.error();
-    }
-    exports.reportMissingProp = reportMissingProp;
-    function hasPropFunc(gen) {
-      return gen.scopeValue("func", {
-        // eslint-disable-next-line @typescript-eslint/unbound-method
-        ref: Object.prototype.hasOwnProperty,
-        code: (0, codegen_1._)`Object.prototype.hasOwnProperty`
-      });
-    }
-    exports.hasPropFunc = hasPropFunc;
-    function isOwnProperty(gen, data, property2) {
-      return (0, codegen_1._)`${hasPropFunc(gen)}.call(${data}, ${property2})`;
-    }
-    exports.isOwnProperty = isOwnProperty;
-    function propertyInData(gen, data, property2, ownProperties) {
-      const cond = (0, codegen_1._)`${data}${(0, codegen_1.getProperty)(property2)} !== undefined`;
-      return ownProperties ? (0, codegen_1._)`${cond} && ${isOwnProperty(gen, data, property2)}` : cond;
-    }
-    exports.propertyInData = propertyInData;
-    function noPropertyInData(gen, data, property2, ownProperties) {
-      const cond = (0, codegen_1._)`${data}${(0, codegen_1.getProperty)(property2)} === undefined`;
-      return ownProperties ? (0, codegen_1.or)(cond, (0, codegen_1.not)(isOwnProperty(gen, data, property2))) : cond;
-    }
-    exports.noPropertyInData = noPropertyInData;
-    function allSchemaProperties(schemaMap) {
-      return schemaMap ? Object.keys(schemaMap).filter((p) => p !== "__proto__") : [];
-    }
-    exports.allSchemaProperties = allSchemaProperties;
-    function schemaProperties(it, schemaMap) {
-      return allSchemaProperties(schemaMap).filter((p) => !(0, util_1.alwaysValidSchema)(it, schemaMap[p]));
-    }
-    exports.schemaProperties = schemaProperties;
-    function callValidateCode({ schemaCode, data, it: { gen, topSchemaRef, schemaPath, errorPath }, it }, func, context3, passSchema) {
-      const dataAndSchema = passSchema ? (0, codegen_1._)`${schemaCode}, ${data}, ${topSchemaRef}${schemaPath}` : data;
-      const valCxt = [
-        [names_1.default.instancePath, (0, codegen_1.strConcat)(names_1.default.instancePath, errorPath)],
-        [names_1.default.parentData, it.parentData],
-        [names_1.default.parentDataProperty, it.parentDataProperty],
-        [names_1.default.rootData, names_1.default.rootData]
-      ];
-      if (it.opts.dynamicRef)
-        valCxt.push([names_1.default.dynamicAnchors, names_1.default.dynamicAnchors]);
-      const args = (0, codegen_1._)`${dataAndSchema}, ${gen.object(...valCxt)}`;
-      return context3 !== codegen_1.nil ? (0, codegen_1._)`${func}.call(${context3}, ${args})` : (0, codegen_1._)`${func}(${args})`;
-    }
-    exports.callValidateCode = callValidateCode;
-    var newRegExp = (0, codegen_1._)`new RegExp`;
-    function usePattern({ gen, it: { opts } }, pattern) {
-      const u = opts.unicodeRegExp ? "u" : "";
-      const { regExp } = opts.code;
-      const rx = regExp(pattern, u);
-      return gen.scopeValue("pattern", {
-        key: rx.toString(),
-        ref: rx,
-        code: (0, codegen_1._)`${regExp.code === "new RegExp" ? newRegExp : (0, util_2.useFunc)(gen, regExp)}(${pattern}, ${u})`
-      });
-    }
-    exports.usePattern = usePattern;
-    function validateArray(cxt) {
-      const { gen, data, keyword, it } = cxt;
-      const valid = gen.name("valid");
-      if (it.allErrors) {
-        const validArr = gen.let("valid", true);
-        validateItems(() => gen.assign(validArr, false));
-        return validArr;
-      }
-      gen.var(valid, true);
-      validateItems(() => gen.break());
-      return valid;
-      function validateItems(notValid) {
-        const len = gen.const("len", (0, codegen_1._)`${data}.length`);
-        gen.forRange("i", 0, len, (i) => {
-          cxt.subschema({
-            keyword,
-            dataProp: i,
-            dataPropType: util_1.Type.Num
-          }, valid);
-          gen.if((0, codegen_1.not)(valid), notValid);
-        });
-      }
-    }
-    exports.validateArray = validateArray;
-    function validateUnion(cxt) {
-      const { gen, schema, keyword, it } = cxt;
-      if (!Array.isArray(schema))
-        throw new Error("ajv implementation error");
-      const alwaysValid = schema.some((sch) => (0, util_1.alwaysValidSchema)(it, sch));
-      if (alwaysValid && !it.opts.unevaluated)
-        return;
-      const valid = gen.let("valid", false);
-      const schValid = gen.name("_valid");
-      gen.block(() => schema.forEach((_sch, i) => {
-        const schCxt = cxt.subschema({
-          keyword,
-          schemaProp: i,
-          compositeRule: true
-        }, schValid);
-        gen.assign(valid, (0, codegen_1._)`${valid} || ${schValid}`);
-        const merged = cxt.mergeValidEvaluated(schCxt, schValid);
-        if (!merged)
-          gen.if((0, codegen_1.not)(valid));
-      }));
-      cxt.result(valid, () => cxt.reset(), () => cxt.error(true));
-    }
-    exports.validateUnion = validateUnion;
-  }
-});
-
-// node_modules/ajv/dist/compile/validate/keyword.js
-var require_keyword = __commonJS({
-  "node_modules/ajv/dist/compile/validate/keyword.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.validateKeywordUsage = exports.validSchemaType = exports.funcKeywordCode = exports.macroKeywordCode = void 0;
-    var codegen_1 = require_codegen();
-    var names_1 = require_names();
-    var code_1 = require_code2();
-    var errors_1 = require_errors2();
-    function macroKeywordCode(cxt, def) {
-      const { gen, keyword, schema, parentSchema, it } = cxt;
-      const macroSchema = def.macro.call(it.self, schema, parentSchema, it);
-      const schemaRef = useKeyword(gen, keyword, macroSchema);
-      if (it.opts.validateSchema !== false)
-        it.self.validateSchema(macroSchema, true);
-      const valid = gen.name("valid");
-      cxt.subschema({
-        schema: macroSchema,
-        schemaPath: codegen_1.nil,
-        errSchemaPath: `${it.errSchemaPath}/${keyword}`,
-        topSchemaRef: schemaRef,
-        compositeRule: true
-      }, valid);
-      cxt.pass(valid, () => cxt.error(true));
-    }
-    exports.macroKeywordCode = macroKeywordCode;
-    function funcKeywordCode(cxt, def) {
-      var _a;
-      const { gen, keyword, schema, parentSchema, $data, it } = cxt;
-      checkAsyncKeyword(it, def);
-      const validate2 = !$data && def.compile ? def.compile.call(it.self, schema, parentSchema, it) : def.validate;
-      const validateRef = useKeyword(gen, keyword, validate2);
-      const valid = gen.let("valid");
-      cxt.block$data(valid, validateKeyword);
-      cxt.ok((_a = def.valid) !== null && _a !== void 0 ? _a : valid);
-      function validateKeyword() {
-        if (def.errors === false) {
-          assignValid();
-          if (def.modifying)
-            modifyData(cxt);
-          reportErrs(() => cxt.error());
-        } else {
-          const ruleErrs = def.async ? validateAsync() : validateSync();
-          if (def.modifying)
-            modifyData(cxt);
-          reportErrs(() => addErrs(cxt, ruleErrs));
-        }
-      }
-      function validateAsync() {
-        const ruleErrs = gen.let("ruleErrs", null);
-        gen.try(() => assignValid((0, codegen_1._)`await `), (e) => gen.assign(valid, false).if((0, codegen_1._)`${e} instanceof ${it.ValidationError}`, () => gen.assign(ruleErrs, (0, codegen_1._)`${e}.errors`), () => gen.throw(e)));
-        return ruleErrs;
-      }
-      function validateSync() {
-        const validateErrs = (0, codegen_1._)`${validateRef}.errors`;
-        gen.assign(validateErrs, null);
-        assignValid(codegen_1.nil);
-        return validateErrs;
-      }
-      function assignValid(_await = def.async ? (0, codegen_1._)`await ` : codegen_1.nil) {
-        const passCxt = it.opts.passContext ? names_1.default.this : names_1.default.self;
-        const passSchema = !("compile" in def && !$data || def.schema === false);
-        gen.assign(valid, (0, codegen_1._)`${_await}${(0, code_1.callValidateCode)(cxt, validateRef, passCxt, passSchema)}`, def.modifying);
-      }
-      function reportErrs(errors) {
-        var _a2;
-        gen.if((0, codegen_1.not)((_a2 = def.valid) !== null && _a2 !== void 0 ? _a2 : valid), errors);
-      }
-    }
-    exports.funcKeywordCode = funcKeywordCode;
-    function modifyData(cxt) {
-      const { gen, data, it } = cxt;
-      gen.if(it.parentData, () => gen.assign(data, (0, codegen_1._)`${it.parentData}[${it.parentDataProperty}]`));
-    }
-    function addErrs(cxt, errs) {
-      const { gen } = cxt;
-      gen.if((0, codegen_1._)`Array.isArray(${errs})`, () => {
-        gen.assign(names_1.default.vErrors, (0, codegen_1._)`${names_1.default.vErrors} === null ? ${errs} : ${names_1.default.vErrors}.concat(${errs})`).assign(names_1.default.errors, (0, codegen_1._)`${names_1.default.vErrors}.length`);
-        (0, errors_1.extendErrors)(cxt);
-      }, () => cxt.error());
-    }
-    function checkAsyncKeyword({ schemaEnv }, def) {
-      if (def.async && !schemaEnv.$async)
-        throw new Error("async keyword in sync schema");
-    }
-    function useKeyword(gen, keyword, result) {
-      if (result === void 0)
-        throw new Error(`keyword "${keyword}" failed to compile`);
-      return gen.scopeValue("keyword", typeof result == "function" ? { ref: result } : { ref: result, code: (0, codegen_1.stringify)(result) });
-    }
-    function validSchemaType(schema, schemaType, allowUndefined = false) {
-      return !schemaType.length || schemaType.some((st) => st === "array" ? Array.isArray(schema) : st === "object" ? schema && typeof schema == "object" && !Array.isArray(schema) : typeof schema == st || allowUndefined && typeof schema == "undefined");
-    }
-    exports.validSchemaType = validSchemaType;
-    function validateKeywordUsage({ schema, opts, self: self2, errSchemaPath }, def, keyword) {
-      if (Array.isArray(def.keyword) ? !def.keyword.includes(keyword) : def.keyword !== keyword) {
-        throw new Error("ajv implementation error");
-      }
-      const deps = def.dependencies;
-      if (deps === null || deps === void 0 ? void 0 : deps.some((kwd) => !Object.prototype.hasOwnProperty.call(schema, kwd))) {
-        throw new Error(`parent schema must have dependencies of ${keyword}: ${deps.join(",")}`);
-      }
-      if (def.validateSchema) {
-        const valid = def.validateSchema(schema[keyword]);
-        if (!valid) {
-          const msg = `keyword "${keyword}" value is invalid at path "${errSchemaPath}": ` + self2.errorsText(def.validateSchema.errors);
-          if (opts.validateSchema === "log")
-            self2.logger.error(msg);
-          else
-            throw new Error(msg);
-        }
-      }
-    }
-    exports.validateKeywordUsage = validateKeywordUsage;
-  }
-});
-
-// node_modules/ajv/dist/compile/validate/subschema.js
-var require_subschema = __commonJS({
-  "node_modules/ajv/dist/compile/validate/subschema.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.extendSubschemaMode = exports.extendSubschemaData = exports.getSubschema = void 0;
-    var codegen_1 = require_codegen();
-    var util_1 = require_util9();
-    function getSubschema(it, { keyword, schemaProp, schema, schemaPath, errSchemaPath, topSchemaRef }) {
-      if (keyword !== void 0 && schema !== void 0) {
-        throw new Error('both "keyword" and "schema" passed, only one allowed');
-      }
-      if (keyword !== void 0) {
-        const sch = it.schema[keyword];
-        return schemaProp === void 0 ? {
-          schema: sch,
-          schemaPath: (0, codegen_1._)`${it.schemaPath}${(0, codegen_1.getProperty)(keyword)}`,
-          errSchemaPath: `${it.errSchemaPath}/${keyword}`
-        } : {
-          schema: sch[schemaProp],
-          schemaPath: (0, codegen_1._)`${it.schemaPath}${(0, codegen_1.getProperty)(keyword)}${(0, codegen_1.getProperty)(schemaProp)}`,
-          errSchemaPath: `${it.errSchemaPath}/${keyword}/${(0, util_1.escapeFragment)(schemaProp)}`
-        };
-      }
-      if (schema !== void 0) {
-        if (schemaPath === void 0 || errSchemaPath === void 0 || topSchemaRef === void 0) {
-          throw new Error('"schemaPath", "errSchemaPath" and "topSchemaRef" are required with "schema"');
-        }
-        return {
-          schema,
-          schemaPath,
-          topSchemaRef,
-          errSchemaPath
-        };
-      }
-      throw new Error('either "keyword" or "schema" must be passed');
-    }
-    exports.getSubschema = getSubschema;
-    function extendSubschemaData(subschema, it, { dataProp, dataPropType: dpType, data, dataTypes, propertyName }) {
-      if (data !== void 0 && dataProp !== void 0) {
-        throw new Error('both "data" and "dataProp" passed, only one allowed');
-      }
-      const { gen } = it;
-      if (dataProp !== void 0) {
-        const { errorPath, dataPathArr, opts } = it;
-        const nextData = gen.let("data", (0, codegen_1._)`${it.data}${(0, codegen_1.getProperty)(dataProp)}`, true);
-        dataContextProps(nextData);
-        subschema.errorPath = (0, codegen_1.str)`${errorPath}${(0, util_1.getErrorPath)(dataProp, dpType, opts.jsPropertySyntax)}`;
-        subschema.parentDataProperty = (0, codegen_1._)`${dataProp}`;
-        subschema.dataPathArr = [...dataPathArr, subschema.parentDataProperty];
-      }
-      if (data !== void 0) {
-        const nextData = data instanceof codegen_1.Name ? data : gen.let("data", data, true);
-        dataContextProps(nextData);
-        if (propertyName !== void 0)
-          subschema.propertyName = propertyName;
-      }
-      if (dataTypes)
-        subschema.dataTypes = dataTypes;
-      function dataContextProps(_nextData) {
-        subschema.data = _nextData;
-        subschema.dataLevel = it.dataLevel + 1;
-        subschema.dataTypes = [];
-        it.definedProperties = /* @__PURE__ */ new Set();
-        subschema.parentData = it.data;
-        subschema.dataNames = [...it.dataNames, _nextData];
-      }
-    }
-    exports.extendSubschemaData = extendSubschemaData;
-    function extendSubschemaMode(subschema, { jtdDiscriminator, jtdMetadata, compositeRule, createErrors, allErrors }) {
-      if (compositeRule !== void 0)
-        subschema.compositeRule = compositeRule;
-      if (createErrors !== void 0)
-        subschema.createErrors = createErrors;
-      if (allErrors !== void 0)
-        subschema.allErrors = allErrors;
-      subschema.jtdDiscriminator = jtdDiscriminator;
-      subschema.jtdMetadata = jtdMetadata;
-    }
-    exports.extendSubschemaMode = extendSubschemaMode;
-  }
-});
-
-// node_modules/fast-deep-equal/index.js
-var require_fast_deep_equal = __commonJS({
-  "node_modules/fast-deep-equal/index.js"(exports, module) {
-    "use strict";
-    module.exports = function equal(a, b) {
-      if (a === b) return true;
-      if (a && b && typeof a == "object" && typeof b == "object") {
-        if (a.constructor !== b.constructor) return false;
-        var length2, i, keys;
-        if (Array.isArray(a)) {
-          length2 = a.length;
-          if (length2 != b.length) return false;
-          for (i = length2; i-- !== 0; )
-            if (!equal(a[i], b[i])) return false;
-          return true;
-        }
-        if (a.constructor === RegExp) return a.source === b.source && a.flags === b.flags;
-        if (a.valueOf !== Object.prototype.valueOf) return a.valueOf() === b.valueOf();
-        if (a.toString !== Object.prototype.toString) return a.toString() === b.toString();
-        keys = Object.keys(a);
-        length2 = keys.length;
-        if (length2 !== Object.keys(b).length) return false;
-        for (i = length2; i-- !== 0; )
-          if (!Object.prototype.hasOwnProperty.call(b, keys[i])) return false;
-        for (i = length2; i-- !== 0; ) {
-          var key = keys[i];
-          if (!equal(a[key], b[key])) return false;
-        }
-        return true;
-      }
-      return a !== a && b !== b;
-    };
-  }
-});
-
-// node_modules/json-schema-traverse/index.js
-var require_json_schema_traverse = __commonJS({
-  "node_modules/json-schema-traverse/index.js"(exports, module) {
-    "use strict";
-    var traverse = module.exports = function(schema, opts, cb) {
-      if (typeof opts == "function") {
-        cb = opts;
-        opts = {};
-      }
-      cb = opts.cb || cb;
-      var pre = typeof cb == "function" ? cb : cb.pre || function() {
-      };
-      var post = cb.post || function() {
-      };
-      _traverse(opts, pre, post, schema, "", schema);
-    };
-    traverse.keywords = {
-      additionalItems: true,
-      items: true,
-      contains: true,
-      additionalProperties: true,
-      propertyNames: true,
-      not: true,
-      if: true,
-      then: true,
-      else: true
-    };
-    traverse.arrayKeywords = {
-      items: true,
-      allOf: true,
-      anyOf: true,
-      oneOf: true
-    };
-    traverse.propsKeywords = {
-      $defs: true,
-      definitions: true,
-      properties: true,
-      patternProperties: true,
-      dependencies: true
-    };
-    traverse.skipKeywords = {
-      default: true,
-      enum: true,
-      const: true,
-      required: true,
-      maximum: true,
-      minimum: true,
-      exclusiveMaximum: true,
-      exclusiveMinimum: true,
-      multipleOf: true,
-      maxLength: true,
-      minLength: true,
-      pattern: true,
-      format: true,
-      maxItems: true,
-      minItems: true,
-      uniqueItems: true,
-      maxProperties: true,
-      minProperties: true
-    };
-    function _traverse(opts, pre, post, schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex) {
-      if (schema && typeof schema == "object" && !Array.isArray(schema)) {
-        pre(schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
-        for (var key in schema) {
-          var sch = schema[key];
-          if (Array.isArray(sch)) {
-            if (key in traverse.arrayKeywords) {
-              for (var i = 0; i < sch.length; i++)
-                _traverse(opts, pre, post, sch[i], jsonPtr + "/" + key + "/" + i, rootSchema, jsonPtr, key, schema, i);
-            }
-          } else if (key in traverse.propsKeywords) {
-            if (sch && typeof sch == "object") {
-              for (var prop in sch)
-                _traverse(opts, pre, post, sch[prop], jsonPtr + "/" + key + "/" + escapeJsonPtr(prop), rootSchema, jsonPtr, key, schema, prop);
-            }
-          } else if (key in traverse.keywords || opts.allKeys && !(key in traverse.skipKeywords)) {
-            _traverse(opts, pre, post, sch, jsonPtr + "/" + key, rootSchema, jsonPtr, key, schema);
-          }
-        }
-        post(schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
-      }
-    }
-    function escapeJsonPtr(str) {
-      return str.replace(/~/g, "~0").replace(/\//g, "~1");
-    }
-  }
-});
-
-// node_modules/ajv/dist/compile/resolve.js
-var require_resolve = __commonJS({
-  "node_modules/ajv/dist/compile/resolve.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.getSchemaRefs = exports.resolveUrl = exports.normalizeId = exports._getFullPath = exports.getFullPath = exports.inlineRef = void 0;
-    var util_1 = require_util9();
-    var equal = require_fast_deep_equal();
-    var traverse = require_json_schema_traverse();
-    var SIMPLE_INLINED = /* @__PURE__ */ new Set([
-      "type",
-      "format",
-      "pattern",
-      "maxLength",
-      "minLength",
-      "maxProperties",
-      "minProperties",
-      "maxItems",
-      "minItems",
-      "maximum",
-      "minimum",
-      "uniqueItems",
-      "multipleOf",
-      "required",
-      "enum",
-      "const"
-    ]);
-    function inlineRef(schema, limit = true) {
-      if (typeof schema == "boolean")
-        return true;
-      if (limit === true)
-        return !hasRef(schema);
-      if (!limit)
-        return false;
-      return countKeys(schema) <= limit;
-    }
-    exports.inlineRef = inlineRef;
-    var REF_KEYWORDS = /* @__PURE__ */ new Set([
-      "$ref",
-      "$recursiveRef",
-      "$recursiveAnchor",
-      "$dynamicRef",
-      "$dynamicAnchor"
-    ]);
-    function hasRef(schema) {
-      for (const key in schema) {
-        if (REF_KEYWORDS.has(key))
-          return true;
-        const sch = schema[key];
-        if (Array.isArray(sch) && sch.some(hasRef))
-          return true;
-        if (typeof sch == "object" && hasRef(sch))
-          return true;
-      }
-      return false;
-    }
-    function countKeys(schema) {
-      let count = 0;
-      for (const key in schema) {
-        if (key === "$ref")
-          return Infinity;
-        count++;
-        if (SIMPLE_INLINED.has(key))
-          continue;
-        if (typeof schema[key] == "object") {
-          (0, util_1.eachItem)(schema[key], (sch) => count += countKeys(sch));
-        }
-        if (count === Infinity)
-          return Infinity;
-      }
-      return count;
-    }
-    function getFullPath(resolver, id = "", normalize2) {
-      if (normalize2 !== false)
-        id = normalizeId(id);
-      const p = resolver.parse(id);
-      return _getFullPath(resolver, p);
-    }
-    exports.getFullPath = getFullPath;
-    function _getFullPath(resolver, p) {
-      const serialized = resolver.serialize(p);
-      return serialized.split("#")[0] + "#";
-    }
-    exports._getFullPath = _getFullPath;
-    var TRAILING_SLASH_HASH = /#\/?$/;
-    function normalizeId(id) {
-      return id ? id.replace(TRAILING_SLASH_HASH, "") : "";
-    }
-    exports.normalizeId = normalizeId;
-    function resolveUrl(resolver, baseId, id) {
-      id = normalizeId(id);
-      return resolver.resolve(baseId, id);
-    }
-    exports.resolveUrl = resolveUrl;
-    var ANCHOR = /^[a-z_][-a-z0-9._]*$/i;
-    function getSchemaRefs(schema, baseId) {
-      if (typeof schema == "boolean")
-        return {};
-      const { schemaId, uriResolver } = this.opts;
-      const schId = normalizeId(schema[schemaId] || baseId);
-      const baseIds = { "": schId };
-      const pathPrefix = getFullPath(uriResolver, schId, false);
-      const localRefs = {};
-      const schemaRefs = /* @__PURE__ */ new Set();
-      traverse(schema, { allKeys: true }, (sch, jsonPtr, _, parentJsonPtr) => {
-        if (parentJsonPtr === void 0)
-          return;
-        const fullPath = pathPrefix + jsonPtr;
-        let innerBaseId = baseIds[parentJsonPtr];
-        if (typeof sch[schemaId] == "string")
-          innerBaseId = addRef.call(this, sch[schemaId]);
-        addAnchor.call(this, sch.$anchor);
-        addAnchor.call(this, sch.$dynamicAnchor);
-        baseIds[jsonPtr] = innerBaseId;
-        function addRef(ref) {
-          const _resolve = this.opts.uriResolver.resolve;
-          ref = normalizeId(innerBaseId ? _resolve(innerBaseId, ref) : ref);
-          if (schemaRefs.has(ref))
-            throw ambiguos(ref);
-          schemaRefs.add(ref);
-          let schOrRef = this.refs[ref];
-          if (typeof schOrRef == "string")
-            schOrRef = this.refs[schOrRef];
-          if (typeof schOrRef == "object") {
-            checkAmbiguosRef(sch, schOrRef.schema, ref);
-          } else if (ref !== normalizeId(fullPath)) {
-            if (ref[0] === "#") {
-              checkAmbiguosRef(sch, localRefs[ref], ref);
-              localRefs[ref] = sch;
-            } else {
-              this.refs[ref] = fullPath;
-            }
-          }
-          return ref;
-        }
-        function addAnchor(anchor) {
-          if (typeof anchor == "string") {
-            if (!ANCHOR.test(anchor))
-              throw new Error(`invalid anchor "${anchor}"`);
-            addRef.call(this, `#${anchor}`);
-          }
-        }
-      });
-      return localRefs;
-      function checkAmbiguosRef(sch1, sch2, ref) {
-        if (sch2 !== void 0 && !equal(sch1, sch2))
-          throw ambiguos(ref);
-      }
-      function ambiguos(ref) {
-        return new Error(`reference "${ref}" resolves to more than one schema`);
-      }
-    }
-    exports.getSchemaRefs = getSchemaRefs;
-  }
-});
-
-// node_modules/ajv/dist/compile/validate/index.js
-var require_validate = __commonJS({
-  "node_modules/ajv/dist/compile/validate/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.getData = exports.KeywordCxt = exports.validateFunctionCode = void 0;
-    var boolSchema_1 = require_boolSchema();
-    var dataType_1 = require_dataType();
-    var applicability_1 = require_applicability();
-    var dataType_2 = require_dataType();
-    var defaults_1 = require_defaults();
-    var keyword_1 = require_keyword();
-    var subschema_1 = require_subschema();
-    var codegen_1 = require_codegen();
-    var names_1 = require_names();
-    var resolve_1 = require_resolve();
-    var util_1 = require_util9();
-    var errors_1 = require_errors2();
-    function validateFunctionCode(it) {
-      if (isSchemaObj(it)) {
-        checkKeywords(it);
-        if (schemaCxtHasRules(it)) {
-          topSchemaObjCode(it);
-          return;
-        }
-      }
-      validateFunction(it, () => (0, boolSchema_1.topBoolOrEmptySchema)(it));
-    }
-    exports.validateFunctionCode = validateFunctionCode;
-    function validateFunction({ gen, validateName, schema, schemaEnv, opts }, body) {
-      if (opts.code.es5) {
-        gen.func(validateName, (0, codegen_1._)`${names_1.default.data}, ${names_1.default.valCxt}`, schemaEnv.$async, () => {
-          gen.code((0, codegen_1._)`"use strict"; ${funcSourceUrl(schema, opts)}`);
-          destructureValCxtES5(gen, opts);
-          gen.code(body);
-        });
-      } else {
-        gen.func(validateName, (0, codegen_1._)`${names_1.default.data}, ${destructureValCxt(opts)}`, schemaEnv.$async, () => gen.code(funcSourceUrl(schema, opts)).code(body));
-      }
-    }
-    function destructureValCxt(opts) {
-      return (0, codegen_1._)`{${names_1.default.instancePath}="", ${names_1.default.parentData}, ${names_1.default.parentDataProperty}, ${names_1.default.rootData}=${names_1.default.data}${opts.dynamicRef ? (0, codegen_1._)`, ${names_1.default.dynamicAnchors}={}` : codegen_1.nil}}={}`;
-    }
-    function destructureValCxtES5(gen, opts) {
-      gen.if(names_1.default.valCxt, () => {
-        gen.var(names_1.default.instancePath, (0, codegen_1._)`${names_1.default.valCxt}.${names_1.default.instancePath}`);
-        gen.var(names_1.default.parentData, (0, codegen_1._)`${names_1.default.valCxt}.${names_1.default.parentData}`);
-        gen.var(names_1.default.parentDataProperty, (0, codegen_1._)`${names_1.default.valCxt}.${names_1.default.parentDataProperty}`);
-        gen.var(names_1.default.rootData, (0, codegen_1._)`${names_1.default.valCxt}.${names_1.default.rootData}`);
-        if (opts.dynamicRef)
-          gen.var(names_1.default.dynamicAnchors, (0, codegen_1._)`${names_1.default.valCxt}.${names_1.default.dynamicAnchors}`);
-      }, () => {
-        gen.var(names_1.default.instancePath, (0, codegen_1._)`""`);
-        gen.var(names_1.default.parentData, (0, codegen_1._)`undefined`);
-        gen.var(names_1.default.parentDataProperty, (0, codegen_1._)`undefined`);
-        gen.var(names_1.default.rootData, names_1.default.data);
-        if (opts.dynamicRef)
-          gen.var(names_1.default.dynamicAnchors, (0, codegen_1._)`{}`);
-      });
-    }
-    function topSchemaObjCode(it) {
-      const { schema, opts, gen } = it;
-      validateFunction(it, () => {
-        if (opts.$comment && schema.$comment)
-          commentKeyword(it);
-        checkNoDefault(it);
-        gen.let(names_1.default.vErrors, null);
-        gen.let(names_1.default.errors, 0);
-        if (opts.unevaluated)
-          resetEvaluated(it);
-        typeAndKeywords(it);
-        returnResults(it);
-      });
-      return;
-    }
-    function resetEvaluated(it) {
-      const { gen, validateName } = it;
-      it.evaluated = gen.const("evaluated", (0, codegen_1._)`${validateName}.evaluated`);
-      gen.if((0, codegen_1._)`${it.evaluated}.dynamicProps`, () => gen.assign((0, codegen_1._)`${it.evaluated}.props`, (0, codegen_1._)`undefined`));
-      gen.if((0, codegen_1._)`${it.evaluated}.dynamicItems`, () => gen.assign((0, codegen_1._)`${it.evaluated}.items`, (0, codegen_1._)`undefined`));
-    }
-    function funcSourceUrl(schema, opts) {
-      const schId = typeof schema == "object" && schema[opts.schemaId];
-      return schId && (opts.code.source || opts.code.process) ? (0, codegen_1._)`/*# sourceURL=${schId} */` : codegen_1.nil;
-    }
-    function subschemaCode(it, valid) {
-      if (isSchemaObj(it)) {
-        checkKeywords(it);
-        if (schemaCxtHasRules(it)) {
-          subSchemaObjCode(it, valid);
-          return;
-        }
-      }
-      (0, boolSchema_1.boolOrEmptySchema)(it, valid);
-    }
-    function schemaCxtHasRules({ schema, self: self2 }) {
-      if (typeof schema == "boolean")
-        return !schema;
-      for (const key in schema)
-        if (self2.RULES.all[key])
-          return true;
-      return false;
-    }
-    function isSchemaObj(it) {
-      return typeof it.schema != "boolean";
-    }
-    function subSchemaObjCode(it, valid) {
-      const { schema, gen, opts } = it;
-      if (opts.$comment && schema.$comment)
-        commentKeyword(it);
-      updateContext(it);
-      checkAsyncSchema(it);
-      const errsCount = gen.const("_errs", names_1.default.errors);
-      typeAndKeywords(it, errsCount);
-      gen.var(valid, (0, codegen_1._)`${errsCount} === ${names_1.default.errors}`);
-    }
-    function checkKeywords(it) {
-      (0, util_1.checkUnknownRules)(it);
-      checkRefsAndKeywords(it);
-    }
-    function typeAndKeywords(it, errsCount) {
-      if (it.opts.jtd)
-        return schemaKeywords(it, [], false, errsCount);
-      const types = (0, dataType_1.getSchemaTypes)(it.schema);
-      const checkedTypes = (0, dataType_1.coerceAndCheckDataType)(it, types);
-      schemaKeywords(it, types, !checkedTypes, errsCount);
-    }
-    function checkRefsAndKeywords(it) {
-      const { schema, errSchemaPath, opts, self: self2 } = it;
-      if (schema.$ref && opts.ignoreKeywordsWithRef && (0, util_1.schemaHasRulesButRef)(schema, self2.RULES)) {
-        self2.logger.warn(`$ref: keywords ignored in schema at path "${errSchemaPath}"`);
-      }
-    }
-    function checkNoDefault(it) {
-      const { schema, opts } = it;
-      if (schema.default !== void 0 && opts.useDefaults && opts.strictSchema) {
-        (0, util_1.checkStrictMode)(it, "default is ignored in the schema root");
-      }
-    }
-    function updateContext(it) {
-      const schId = it.schema[it.opts.schemaId];
-      if (schId)
-        it.baseId = (0, resolve_1.resolveUrl)(it.opts.uriResolver, it.baseId, schId);
-    }
-    function checkAsyncSchema(it) {
-      if (it.schema.$async && !it.schemaEnv.$async)
-        throw new Error("async schema in sync schema");
-    }
-    function commentKeyword({ gen, schemaEnv, schema, errSchemaPath, opts }) {
-      const msg = schema.$comment;
-      if (opts.$comment === true) {
-        gen.code((0, codegen_1._)`${names_1.default.self}.logger.log(${msg})`);
-      } else if (typeof opts.$comment == "function") {
-        const schemaPath = (0, codegen_1.str)`${errSchemaPath}/$comment`;
-        const rootName = gen.scopeValue("root", { ref: schemaEnv.root });
-        gen.code((0, codegen_1._)`${names_1.default.self}.opts.$comment(${msg}, ${schemaPath}, ${rootName}.schema)`);
-      }
-    }
-    function returnResults(it) {
-      const { gen, schemaEnv, validateName, ValidationError, opts } = it;
-      if (schemaEnv.$async) {
-        gen.if((0, codegen_1._)`${names_1.default.errors} === 0`, () => gen.return(names_1.default.data), () => gen.throw((0, codegen_1._)`new ${ValidationError}(${names_1.default.vErrors})`));
-      } else {
-        gen.assign((0, codegen_1._)`${validateName}.errors`, names_1.default.vErrors);
-        if (opts.unevaluated)
-          assignEvaluated(it);
-        gen.return((0, codegen_1._)`${names_1.default.errors} === 0`);
-      }
-    }
-    function assignEvaluated({ gen, evaluated, props, items }) {
-      if (props instanceof codegen_1.Name)
-        gen.assign((0, codegen_1._)`${evaluated}.props`, props);
-      if (items instanceof codegen_1.Name)
-        gen.assign((0, codegen_1._)`${evaluated}.items`, items);
-    }
-    function schemaKeywords(it, types, typeErrors, errsCount) {
-      const { gen, schema, data, allErrors, opts, self: self2 } = it;
-      const { RULES } = self2;
-      if (schema.$ref && (opts.ignoreKeywordsWithRef || !(0, util_1.schemaHasRulesButRef)(schema, RULES))) {
-        gen.block(() => keywordCode(it, "$ref", RULES.all.$ref.definition));
-        return;
-      }
-      if (!opts.jtd)
-        checkStrictTypes(it, types);
-      gen.block(() => {
-        for (const group of RULES.rules)
-          groupKeywords(group);
-        groupKeywords(RULES.post);
-      });
-      function groupKeywords(group) {
-        if (!(0, applicability_1.shouldUseGroup)(schema, group))
-          return;
-        if (group.type) {
-          gen.if((0, dataType_2.checkDataType)(group.type, data, opts.strictNumbers));
-          iterateKeywords(it, group);
-          if (types.length === 1 && types[0] === group.type && typeErrors) {
-            gen.else();
-            (0, dataType_2.reportTypeError)(it);
-          }
-          gen.endIf();
-        } else {
-          iterateKeywords(it, group);
-        }
-        if (!allErrors)
-          gen.if((0, codegen_1._)`${names_1.default.errors} === ${errsCount || 0}`);
-      }
-    }
-    function iterateKeywords(it, group) {
-      const { gen, schema, opts: { useDefaults } } = it;
-      if (useDefaults)
-        (0, defaults_1.assignDefaults)(it, group.type);
-      gen.block(() => {
-        for (const rule of group.rules) {
-          if ((0, applicability_1.shouldUseRule)(schema, rule)) {
-            keywordCode(it, rule.keyword, rule.definition, group.type);
-          }
-        }
-      });
-    }
-    function checkStrictTypes(it, types) {
-      if (it.schemaEnv.meta || !it.opts.strictTypes)
-        return;
-      checkContextTypes(it, types);
-      if (!it.opts.allowUnionTypes)
-        checkMultipleTypes(it, types);
-      checkKeywordTypes(it, it.dataTypes);
-    }
-    function checkContextTypes(it, types) {
-      if (!types.length)
-        return;
-      if (!it.dataTypes.length) {
-        it.dataTypes = types;
-        return;
-      }
-      types.forEach((t) => {
-        if (!includesType(it.dataTypes, t)) {
-          strictTypesError(it, `type "${t}" not allowed by context "${it.dataTypes.join(",")}"`);
-        }
-      });
-      narrowSchemaTypes(it, types);
-    }
-    function checkMultipleTypes(it, ts) {
-      if (ts.length > 1 && !(ts.length === 2 && ts.includes("null"))) {
-        strictTypesError(it, "use allowUnionTypes to allow union type keyword");
-      }
-    }
-    function checkKeywordTypes(it, ts) {
-      const rules = it.self.RULES.all;
-      for (const keyword in rules) {
-        const rule = rules[keyword];
-        if (typeof rule == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule)) {
-          const { type } = rule.definition;
-          if (type.length && !type.some((t) => hasApplicableType(ts, t))) {
-            strictTypesError(it, `missing type "${type.join(",")}" for keyword "${keyword}"`);
-          }
-        }
-      }
-    }
-    function hasApplicableType(schTs, kwdT) {
-      return schTs.includes(kwdT) || kwdT === "number" && schTs.includes("integer");
-    }
-    function includesType(ts, t) {
-      return ts.includes(t) || t === "integer" && ts.includes("number");
-    }
-    function narrowSchemaTypes(it, withTypes) {
-      const ts = [];
-      for (const t of it.dataTypes) {
-        if (includesType(withTypes, t))
-          ts.push(t);
-        else if (withTypes.includes("integer") && t === "number")
-          ts.push("integer");
-      }
-      it.dataTypes = ts;
-    }
-    function strictTypesError(it, msg) {
-      const schemaPath = it.schemaEnv.baseId + it.errSchemaPath;
-      msg += ` at "${schemaPath}" (strictTypes)`;
-      (0, util_1.checkStrictMode)(it, msg, it.opts.strictTypes);
-    }
-    var KeywordCxt = class {
-      constructor(it, def, keyword) {
-        (0, keyword_1.validateKeywordUsage)(it, def, keyword);
-        this.gen = it.gen;
-        this.allErrors = it.allErrors;
-        this.keyword = keyword;
-        this.data = it.data;
-        this.schema = it.schema[keyword];
-        this.$data = def.$data && it.opts.$data && this.schema && this.schema.$data;
-        this.schemaValue = (0, util_1.schemaRefOrVal)(it, this.schema, keyword, this.$data);
-        this.schemaType = def.schemaType;
-        this.parentSchema = it.schema;
-        this.params = {};
-        this.it = it;
-        this.def = def;
-        if (this.$data) {
-          this.schemaCode = it.gen.const("vSchema", getData(this.$data, it));
-        } else {
-          this.schemaCode = this.schemaValue;
-          if (!(0, keyword_1.validSchemaType)(this.schema, def.schemaType, def.allowUndefined)) {
-            throw new Error(`${keyword} value must be ${JSON.stringify(def.schemaType)}`);
-          }
-        }
-        if ("code" in def ? def.trackErrors : def.errors !== false) {
-          this.errsCount = it.gen.const("_errs", names_1.default.errors);
-        }
-      }
-      result(condition, successAction, failAction) {
-        this.failResult((0, codegen_1.not)(condition), successAction, failAction);
-      }
-      failResult(condition, successAction, failAction) {
-        this.gen.if(condition);
-        if (failAction)
-          failAction();
-        else
-          this.error();
-        if (successAction) {
-          this.gen.else();
-          successAction();
-          if (this.allErrors)
-            this.gen.endIf();
-        } else {
-          if (this.allErrors)
-            this.gen.endIf();
-          else
-            this.gen.else();
-        }
-      }
-      pass(condition, failAction) {
-        this.failResult((0, codegen_1.not)(condition), void 0, failAction);
-      }
-      fail(condition) {
-        if (condition === void 0) {
-          this.error();
-          if (!this.allErrors)
-            this.gen.if(false);
-          return;
-        }
-        this.gen.if(condition);
-        this.error();
-        if (this.allErrors)
-          this.gen.endIf();
-        else
-          this.gen.else();
-      }
-      fail$data(condition) {
-        if (!this.$data)
-          return this.fail(condition);
-        const { schemaCode } = this;
-        this.fail((0, codegen_1._)`${schemaCode} !== undefined && (${(0, codegen_1.or)(this.invalid$data(), condition)})`);
-      }
-      error(append, errorParams, errorPaths) {
-        if (errorParams) {
-          this.setParams(errorParams);
-          this._error(append, errorPaths);
-          this.setParams({});
-          return;
-        }
-        this._error(append, errorPaths);
-      }
-      _error(append, errorPaths) {
-        ;
-        (append ? errors_1.reportExtraError : errors_1.reportError)(this, this.def.error, errorPaths);
-      }
-      $dataError() {
-        (0, errors_1.reportError)(this, this.def.$dataError || errors_1.keyword$DataError);
-      }
-      reset() {
-        if (this.errsCount === void 0)
-          throw new Error('add "trackErrors" to keyword definition');
-        (0, errors_1.resetErrorsCount)(this.gen, this.errsCount);
-      }
-      ok(cond) {
-        if (!this.allErrors)
-          this.gen.if(cond);
-      }
-      setParams(obj, assign) {
-        if (assign)
-          Object.assign(this.params, obj);
-        else
-          this.params = obj;
-      }
-      block$data(valid, codeBlock2, $dataValid = codegen_1.nil) {
-        this.gen.block(() => {
-          this.check$data(valid, $dataValid);
-          codeBlock2();
-        });
-      }
-      check$data(valid = codegen_1.nil, $dataValid = codegen_1.nil) {
-        if (!this.$data)
-          return;
-        const { gen, schemaCode, schemaType, def } = this;
-        gen.if((0, codegen_1.or)((0, codegen_1._)`${schemaCode} === undefined`, $dataValid));
-        if (valid !== codegen_1.nil)
-          gen.assign(valid, true);
-        if (schemaType.length || def.validateSchema) {
-          gen.elseIf(this.invalid$data());
-          this.$dataError();
-          if (valid !== codegen_1.nil)
-            gen.assign(valid, false);
-        }
-        gen.else();
-      }
-      invalid$data() {
-        const { gen, schemaCode, schemaType, def, it } = this;
-        return (0, codegen_1.or)(wrong$DataType(), invalid$DataSchema());
-        function wrong$DataType() {
-          if (schemaType.length) {
-            if (!(schemaCode instanceof codegen_1.Name))
-              throw new Error("ajv implementation error");
-            const st = Array.isArray(schemaType) ? schemaType : [schemaType];
-            return (0, codegen_1._)`${(0, dataType_2.checkDataTypes)(st, schemaCode, it.opts.strictNumbers, dataType_2.DataType.Wrong)}`;
-          }
-          return codegen_1.nil;
-        }
-        function invalid$DataSchema() {
-          if (def.validateSchema) {
-            const validateSchemaRef = gen.scopeValue("validate$data", { ref: def.validateSchema });
-            return (0, codegen_1._)`!${validateSchemaRef}(${schemaCode})`;
-          }
-          return codegen_1.nil;
-        }
-      }
-      subschema(appl, valid) {
-        const subschema = (0, subschema_1.getSubschema)(this.it, appl);
-        (0, subschema_1.extendSubschemaData)(subschema, this.it, appl);
-        (0, subschema_1.extendSubschemaMode)(subschema, appl);
-        const nextContext = { ...this.it, ...subschema, items: void 0, props: void 0 };
-        subschemaCode(nextContext, valid);
-        return nextContext;
-      }
-      mergeEvaluated(schemaCxt, toName) {
-        const { it, gen } = this;
-        if (!it.opts.unevaluated)
-          return;
-        if (it.props !== true && schemaCxt.props !== void 0) {
-          it.props = util_1.mergeEvaluated.props(gen, schemaCxt.props, it.props, toName);
-        }
-        if (it.items !== true && schemaCxt.items !== void 0) {
-          it.items = util_1.mergeEvaluated.items(gen, schemaCxt.items, it.items, toName);
-        }
-      }
-      mergeValidEvaluated(schemaCxt, valid) {
-        const { it, gen } = this;
-        if (it.opts.unevaluated && (it.props !== true || it.items !== true)) {
-          gen.if(valid, () => this.mergeEvaluated(schemaCxt, codegen_1.Name));
-          return true;
-        }
-      }
-    };
-    exports.KeywordCxt = KeywordCxt;
-    function keywordCode(it, keyword, def, ruleType) {
-      const cxt = new KeywordCxt(it, def, keyword);
-      if ("code" in def) {
-        def.code(cxt, ruleType);
-      } else if (cxt.$data && def.validate) {
-        (0, keyword_1.funcKeywordCode)(cxt, def);
-      } else if ("macro" in def) {
-        (0, keyword_1.macroKeywordCode)(cxt, def);
-      } else if (def.compile || def.validate) {
-        (0, keyword_1.funcKeywordCode)(cxt, def);
-      }
-    }
-    var JSON_POINTER = /^\/(?:[^~]|~0|~1)*$/;
-    var RELATIVE_JSON_POINTER = /^([0-9]+)(#|\/(?:[^~]|~0|~1)*)?$/;
-    function getData($data, { dataLevel, dataNames, dataPathArr }) {
-      let jsonPointer;
-      let data;
-      if ($data === "")
-        return names_1.default.rootData;
-      if ($data[0] === "/") {
-        if (!JSON_POINTER.test($data))
-          throw new Error(`Invalid JSON-pointer: ${$data}`);
-        jsonPointer = $data;
-        data = names_1.default.rootData;
-      } else {
-        const matches = RELATIVE_JSON_POINTER.exec($data);
-        if (!matches)
-          throw new Error(`Invalid JSON-pointer: ${$data}`);
-        const up = +matches[1];
-        jsonPointer = matches[2];
-        if (jsonPointer === "#") {
-          if (up >= dataLevel)
-            throw new Error(errorMsg("property/index", up));
-          return dataPathArr[dataLevel - up];
-        }
-        if (up > dataLevel)
-          throw new Error(errorMsg("data", up));
-        data = dataNames[dataLevel - up];
-        if (!jsonPointer)
-          return data;
-      }
-      let expr = data;
-      const segments = jsonPointer.split("/");
-      for (const segment2 of segments) {
-        if (segment2) {
-          data = (0, codegen_1._)`${data}${(0, codegen_1.getProperty)((0, util_1.unescapeJsonPointer)(segment2))}`;
-          expr = (0, codegen_1._)`${expr} && ${data}`;
-        }
-      }
-      return expr;
-      function errorMsg(pointerType, up) {
-        return `Cannot access ${pointerType} ${up} levels up, current level is ${dataLevel}`;
-      }
-    }
-    exports.getData = getData;
-  }
-});
-
-// node_modules/ajv/dist/runtime/validation_error.js
-var require_validation_error = __commonJS({
-  "node_modules/ajv/dist/runtime/validation_error.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var ValidationError = class extends Error {
-      constructor(errors) {
-        super("validation failed");
-        this.errors = errors;
-        this.ajv = this.validation = true;
-      }
-    };
-    exports.default = ValidationError;
-  }
-});
-
-// node_modules/ajv/dist/compile/ref_error.js
-var require_ref_error = __commonJS({
-  "node_modules/ajv/dist/compile/ref_error.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var resolve_1 = require_resolve();
-    var MissingRefError = class extends Error {
-      constructor(resolver, baseId, ref, msg) {
-        super(msg || `can't resolve reference ${ref} from id ${baseId}`);
-        this.missingRef = (0, resolve_1.resolveUrl)(resolver, baseId, ref);
-        this.missingSchema = (0, resolve_1.normalizeId)((0, resolve_1.getFullPath)(resolver, this.missingRef));
-      }
-    };
-    exports.default = MissingRefError;
-  }
-});
-
-// node_modules/ajv/dist/compile/index.js
-var require_compile = __commonJS({
-  "node_modules/ajv/dist/compile/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.resolveSchema = exports.getCompilingSchema = exports.resolveRef = exports.compileSchema = exports.SchemaEnv = void 0;
-    var codegen_1 = require_codegen();
-    var validation_error_1 = require_validation_error();
-    var names_1 = require_names();
-    var resolve_1 = require_resolve();
-    var util_1 = require_util9();
-    var validate_1 = require_validate();
-    var SchemaEnv = class {
-      constructor(env) {
-        var _a;
-        this.refs = {};
-        this.dynamicAnchors = {};
-        let schema;
-        if (typeof env.schema == "object")
-          schema = env.schema;
-        this.schema = env.schema;
-        this.schemaId = env.schemaId;
-        this.root = env.root || this;
-        this.baseId = (_a = env.baseId) !== null && _a !== void 0 ? _a : (0, resolve_1.normalizeId)(schema === null || schema === void 0 ? void 0 : schema[env.schemaId || "$id"]);
-        this.schemaPath = env.schemaPath;
-        this.localRefs = env.localRefs;
-        this.meta = env.meta;
-        this.$async = schema === null || schema === void 0 ? void 0 : schema.$async;
-        this.refs = {};
-      }
-    };
-    exports.SchemaEnv = SchemaEnv;
-    function compileSchema2(sch) {
-      const _sch = getCompilingSchema.call(this, sch);
-      if (_sch)
-        return _sch;
-      const rootId = (0, resolve_1.getFullPath)(this.opts.uriResolver, sch.root.baseId);
-      const { es5, lines: lines2 } = this.opts.code;
-      const { ownProperties } = this.opts;
-      const gen = new codegen_1.CodeGen(this.scope, { es5, lines: lines2, ownProperties });
-      let _ValidationError;
-      if (sch.$async) {
-        _ValidationError = gen.scopeValue("Error", {
-          ref: validation_error_1.default,
-          code: (0, codegen_1._)`require("ajv/dist/runtime/validation_error").default`
-        });
-      }
-      const validateName = gen.scopeName("validate");
-      sch.validateName = validateName;
-      const schemaCxt = {
-        gen,
-        allErrors: this.opts.allErrors,
-        data: names_1.default.data,
-        parentData: names_1.default.parentData,
-        parentDataProperty: names_1.default.parentDataProperty,
-        dataNames: [names_1.default.data],
-        dataPathArr: [codegen_1.nil],
-        // TODO can its length be used as dataLevel if nil is removed?
-        dataLevel: 0,
-        dataTypes: [],
-        definedProperties: /* @__PURE__ */ new Set(),
-        topSchemaRef: gen.scopeValue("schema", this.opts.code.source === true ? { ref: sch.schema, code: (0, codegen_1.stringify)(sch.schema) } : { ref: sch.schema }),
-        validateName,
-        ValidationError: _ValidationError,
-        schema: sch.schema,
-        schemaEnv: sch,
-        rootId,
-        baseId: sch.baseId || rootId,
-        schemaPath: codegen_1.nil,
-        errSchemaPath: sch.schemaPath || (this.opts.jtd ? "" : "#"),
-        errorPath: (0, codegen_1._)`""`,
-        opts: this.opts,
-        self: this
-      };
-      let sourceCode;
-      try {
-        this._compilations.add(sch);
-        (0, validate_1.validateFunctionCode)(schemaCxt);
-        gen.optimize(this.opts.code.optimize);
-        const validateCode = gen.toString();
-        sourceCode = `${gen.scopeRefs(names_1.default.scope)}return ${validateCode}`;
-        if (this.opts.code.process)
-          sourceCode = this.opts.code.process(sourceCode, sch);
-        const makeValidate = new Function(`${names_1.default.self}`, `${names_1.default.scope}`, sourceCode);
-        const validate2 = makeValidate(this, this.scope.get());
-        this.scope.value(validateName, { ref: validate2 });
-        validate2.errors = null;
-        validate2.schema = sch.schema;
-        validate2.schemaEnv = sch;
-        if (sch.$async)
-          validate2.$async = true;
-        if (this.opts.code.source === true) {
-          validate2.source = { validateName, validateCode, scopeValues: gen._values };
-        }
-        if (this.opts.unevaluated) {
-          const { props, items } = schemaCxt;
-          validate2.evaluated = {
-            props: props instanceof codegen_1.Name ? void 0 : props,
-            items: items instanceof codegen_1.Name ? void 0 : items,
-            dynamicProps: props instanceof codegen_1.Name,
-            dynamicItems: items instanceof codegen_1.Name
-          };
-          if (validate2.source)
-            validate2.source.evaluated = (0, codegen_1.stringify)(validate2.evaluated);
-        }
-        sch.validate = validate2;
-        return sch;
-      } catch (e) {
-        delete sch.validate;
-        delete sch.validateName;
-        if (sourceCode)
-          this.logger.error("Error compiling schema, function code:", sourceCode);
-        throw e;
-      } finally {
-        this._compilations.delete(sch);
-      }
-    }
-    exports.compileSchema = compileSchema2;
-    function resolveRef2(root3, baseId, ref) {
-      var _a;
-      ref = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, ref);
-      const schOrFunc = root3.refs[ref];
-      if (schOrFunc)
-        return schOrFunc;
-      let _sch = resolve29.call(this, root3, ref);
-      if (_sch === void 0) {
-        const schema = (_a = root3.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
-        const { schemaId } = this.opts;
-        if (schema)
-          _sch = new SchemaEnv({ schema, schemaId, root: root3, baseId });
-      }
-      if (_sch === void 0)
-        return;
-      return root3.refs[ref] = inlineOrCompile.call(this, _sch);
-    }
-    exports.resolveRef = resolveRef2;
-    function inlineOrCompile(sch) {
-      if ((0, resolve_1.inlineRef)(sch.schema, this.opts.inlineRefs))
-        return sch.schema;
-      return sch.validate ? sch : compileSchema2.call(this, sch);
-    }
-    function getCompilingSchema(schEnv) {
-      for (const sch of this._compilations) {
-        if (sameSchemaEnv(sch, schEnv))
-          return sch;
-      }
-    }
-    exports.getCompilingSchema = getCompilingSchema;
-    function sameSchemaEnv(s1, s2) {
-      return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
-    }
-    function resolve29(root3, ref) {
-      let sch;
-      while (typeof (sch = this.refs[ref]) == "string")
-        ref = sch;
-      return sch || this.schemas[ref] || resolveSchema.call(this, root3, ref);
-    }
-    function resolveSchema(root3, ref) {
-      const p = this.opts.uriResolver.parse(ref);
-      const refPath = (0, resolve_1._getFullPath)(this.opts.uriResolver, p);
-      let baseId = (0, resolve_1.getFullPath)(this.opts.uriResolver, root3.baseId, void 0);
-      if (Object.keys(root3.schema).length > 0 && refPath === baseId) {
-        return getJsonPointer.call(this, p, root3);
-      }
-      const id = (0, resolve_1.normalizeId)(refPath);
-      const schOrRef = this.refs[id] || this.schemas[id];
-      if (typeof schOrRef == "string") {
-        const sch = resolveSchema.call(this, root3, schOrRef);
-        if (typeof (sch === null || sch === void 0 ? void 0 : sch.schema) !== "object")
-          return;
-        return getJsonPointer.call(this, p, sch);
-      }
-      if (typeof (schOrRef === null || schOrRef === void 0 ? void 0 : schOrRef.schema) !== "object")
-        return;
-      if (!schOrRef.validate)
-        compileSchema2.call(this, schOrRef);
-      if (id === (0, resolve_1.normalizeId)(ref)) {
-        const { schema } = schOrRef;
-        const { schemaId } = this.opts;
-        const schId = schema[schemaId];
-        if (schId)
-          baseId = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, schId);
-        return new SchemaEnv({ schema, schemaId, root: root3, baseId });
-      }
-      return getJsonPointer.call(this, p, schOrRef);
-    }
-    exports.resolveSchema = resolveSchema;
-    var PREVENT_SCOPE_CHANGE = /* @__PURE__ */ new Set([
-      "properties",
-      "patternProperties",
-      "enum",
-      "dependencies",
-      "definitions"
-    ]);
-    function getJsonPointer(parsedRef, { baseId, schema, root: root3 }) {
-      var _a;
-      if (((_a = parsedRef.fragment) === null || _a === void 0 ? void 0 : _a[0]) !== "/")
-        return;
-      for (const part of parsedRef.fragment.slice(1).split("/")) {
-        if (typeof schema === "boolean")
-          return;
-        const partSchema = schema[(0, util_1.unescapeFragment)(part)];
-        if (partSchema === void 0)
-          return;
-        schema = partSchema;
-        const schId = typeof schema === "object" && schema[this.opts.schemaId];
-        if (!PREVENT_SCOPE_CHANGE.has(part) && schId) {
-          baseId = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, schId);
-        }
-      }
-      let env;
-      if (typeof schema != "boolean" && schema.$ref && !(0, util_1.schemaHasRulesButRef)(schema, this.RULES)) {
-        const $ref = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, schema.$ref);
-        env = resolveSchema.call(this, root3, $ref);
-      }
-      const { schemaId } = this.opts;
-      env = env || new SchemaEnv({ schema, schemaId, root: root3, baseId });
-      if (env.schema !== env.root.schema)
-        return env;
-      return void 0;
-    }
-  }
-});
-
-// node_modules/ajv/dist/refs/data.json
-var require_data = __commonJS({
-  "node_modules/ajv/dist/refs/data.json"(exports, module) {
-    module.exports = {
-      $id: "https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#",
-      description: "Meta-schema for $data reference (JSON AnySchema extension proposal)",
-      type: "object",
-      required: ["$data"],
-      properties: {
-        $data: {
-          type: "string",
-          anyOf: [{ format: "relative-json-pointer" }, { format: "json-pointer" }]
-        }
-      },
-      additionalProperties: false
-    };
-  }
-});
-
-// node_modules/fast-uri/lib/utils.js
-var require_utils2 = __commonJS({
-  "node_modules/fast-uri/lib/utils.js"(exports, module) {
-    "use strict";
-    var isUUID = RegExp.prototype.test.bind(/^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu);
-    var isIPv4 = RegExp.prototype.test.bind(/^(?:(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)$/u);
-    var isPort = RegExp.prototype.test.bind(/^\d*$/u);
-    var isHexPair = RegExp.prototype.test.bind(/^[\da-f]{2}$/iu);
-    var isUnreserved = RegExp.prototype.test.bind(/^[\da-z\-._~]$/iu);
-    var isPathCharacter = RegExp.prototype.test.bind(/^[A-Za-z0-9\-._~!$&'()*+,;=:@/]$/u);
-    var isQueryFragmentCharacter = RegExp.prototype.test.bind(/^[A-Za-z0-9\-._~!$&'()*+,;=:@/?]$/u);
-    var isUserinfoCharacter = RegExp.prototype.test.bind(/^[A-Za-z0-9\-._~!$&'()*+,;=:]$/u);
-    var BYTE_HEX = new Array(256);
-    {
-      const HEX_DIGITS = "0123456789ABCDEF";
-      for (let i = 0; i < 256; i++) {
-        BYTE_HEX[i] = "%" + HEX_DIGITS[i >> 4] + HEX_DIGITS[i & 15];
-      }
-    }
-    function percentEncodeNonAscii(cp) {
-      if (cp < 2048) {
-        return BYTE_HEX[192 | cp >> 6] + BYTE_HEX[128 | cp & 63];
-      }
-      if (cp < 65536) {
-        return BYTE_HEX[224 | cp >> 12] + BYTE_HEX[128 | cp >> 6 & 63] + BYTE_HEX[128 | cp & 63];
-      }
-      return BYTE_HEX[240 | cp >> 18] + BYTE_HEX[128 | cp >> 12 & 63] + BYTE_HEX[128 | cp >> 6 & 63] + BYTE_HEX[128 | cp & 63];
-    }
-    function stringArrayToHexStripped(input) {
-      let acc = "";
-      let code = 0;
-      let i = 0;
-      for (i = 0; i < input.length; i++) {
-        code = input[i].charCodeAt(0);
-        if (code === 48) {
-          continue;
-        }
-        if (!(code >= 48 && code <= 57 || code >= 65 && code <= 70 || code >= 97 && code <= 102)) {
-          return "";
-        }
-        acc += input[i];
-        break;
-      }
-      for (i += 1; i < input.length; i++) {
-        code = input[i].charCodeAt(0);
-        if (!(code >= 48 && code <= 57 || code >= 65 && code <= 70 || code >= 97 && code <= 102)) {
-          return "";
-        }
-        acc += input[i];
-      }
-      return acc;
-    }
-    var isHextet = RegExp.prototype.test.bind(/^[\dA-Fa-f]{1,4}$/);
-    var isIPvFuture = RegExp.prototype.test.bind(/^[vV][\dA-Fa-f]+\.[A-Za-z\d\-._~!$&'()*+,;=:]+$/);
-    var isZoneCharacter = RegExp.prototype.test.bind(/^[A-Za-z\d\-._~]$/);
-    var nonSimpleDomain = RegExp.prototype.test.bind(/[^!"$&'()*+,\-.;=_`a-z{}~]/u);
-    function isZoneIdentifier(zone) {
-      if (zone.length === 0) return false;
-      for (let i = 0; i < zone.length; i++) {
-        if (isZoneCharacter(zone[i])) continue;
-        if (zone[i] === "%" && i + 2 < zone.length && isHexPair(zone.slice(i + 1, i + 3))) {
-          i += 2;
-          continue;
-        }
-        return false;
-      }
-      return true;
-    }
-    function compressIPv6ZeroRun(hextets) {
-      let bestStart = -1;
-      let bestLength = 0;
-      let runStart = -1;
-      let runLength = 0;
-      for (let i = 0; i < hextets.length; i++) {
-        if (hextets[i] === "0") {
-          if (runStart === -1) runStart = i;
-          runLength++;
-          if (runLength > bestLength) {
-            bestLength = runLength;
-            bestStart = runStart;
-          }
-        } else {
-          runStart = -1;
-          runLength = 0;
-        }
-      }
-      if (bestLength < 2) return hextets.join(":");
-      const head = hextets.slice(0, bestStart).join(":");
-      const tail = hextets.slice(bestStart + bestLength).join(":");
-      return head + "::" + tail;
-    }
-    function normalizeIPv6Address(input) {
-      const compression = input.indexOf("::");
-      if (compression !== -1 && input.indexOf("::", compression + 1) !== -1) return void 0;
-      const left = compression === -1 ? input.split(":") : input.slice(0, compression).split(":");
-      const right = compression === -1 ? [] : input.slice(compression + 2).split(":");
-      if (compression !== -1) {
-        if (left.length === 1 && left[0] === "") left.length = 0;
-        if (right.length === 1 && right[0] === "") right.length = 0;
-      }
-      const parts = left.concat(right);
-      let hextetCount = 0;
-      for (let i = 0; i < parts.length; i++) {
-        const part = parts[i];
-        if (part === "") return void 0;
-        if (part.indexOf(".") !== -1) {
-          if (i !== parts.length - 1 || compression !== -1 && right.length === 0 || !isIPv4(part)) return void 0;
-          hextetCount += 2;
-          continue;
-        }
-        if (!isHextet(part)) return void 0;
-        parts[i] = parseInt(part, 16).toString(16);
-        hextetCount++;
-      }
-      if (compression === -1) {
-        if (hextetCount !== 8) return void 0;
-        return compressIPv6ZeroRun(parts);
-      }
-      if (hextetCount >= 8) return void 0;
-      const expanded = parts.slice(0, left.length);
-      for (let i = hextetCount; i < 8; i++) expanded.push("0");
-      for (let i = left.length; i < parts.length; i++) expanded.push(parts[i]);
-      return compressIPv6ZeroRun(expanded);
-    }
-    function normalizeIPv6(host) {
-      const bracketed = host[0] === "[" && host[host.length - 1] === "]";
-      const hasBracket = host[0] === "[" || host[host.length - 1] === "]";
-      if (hasBracket && !bracketed) return { host, isIPV6: false, error: true };
-      let input = bracketed ? host.slice(1, -1) : host;
-      if (bracketed && isIPvFuture(input)) {
-        input = input.toLowerCase();
-        return { host: `[${input}]`, escapedHost: input, isIPV6: false, isIPVFuture: true };
-      }
-      if (findToken(input, ":") < 2) {
-        return { host, isIPV6: false, error: bracketed };
-      }
-      let zoneIdentifier = "";
-      const zoneSeparator = input.indexOf("%");
-      if (zoneSeparator !== -1) {
-        const separatorLength = input.slice(zoneSeparator, zoneSeparator + 3).toLowerCase() === "%25" ? 3 : 1;
-        zoneIdentifier = input.slice(zoneSeparator + separatorLength);
-        if (!isZoneIdentifier(zoneIdentifier)) return { host, isIPV6: false, error: true };
-        input = input.slice(0, zoneSeparator);
-      }
-      const address = normalizeIPv6Address(input);
-      if (address === void 0) return { host, isIPV6: false, error: true };
-      return {
-        host: address + (zoneIdentifier ? "%" + zoneIdentifier : ""),
-        escapedHost: address + (zoneIdentifier ? "%25" + zoneIdentifier : ""),
-        isIPV6: true
-      };
-    }
-    function findToken(str, token) {
-      let ind = 0;
-      for (let i = 0; i < str.length; i++) {
-        if (str[i] === token) ind++;
-      }
-      return ind;
-    }
-    function removeDotSegments(path) {
-      let input = path;
-      const output = [];
-      let nextSlash = -1;
-      let len = 0;
-      while (len = input.length) {
-        if (len === 1) {
-          if (input === ".") {
-            break;
-          } else if (input === "/") {
-            output.push("/");
-            break;
-          } else {
-            output.push(input);
-            break;
-          }
-        } else if (len === 2) {
-          if (input[0] === ".") {
-            if (input[1] === ".") {
-              break;
-            } else if (input[1] === "/") {
-              input = input.slice(2);
-              continue;
-            }
-          } else if (input[0] === "/") {
-            if (input[1] === "." || input[1] === "/") {
-              output.push("/");
-              break;
-            }
-          }
-        } else if (len === 3) {
-          if (input === "/..") {
-            if (output.length !== 0) {
-              output.pop();
-            }
-            output.push("/");
-            break;
-          }
-        }
-        if (input[0] === ".") {
-          if (input[1] === ".") {
-            if (input[2] === "/") {
-              input = input.slice(3);
-              continue;
-            }
-          } else if (input[1] === "/") {
-            input = input.slice(2);
-            continue;
-          }
-        } else if (input[0] === "/") {
-          if (input[1] === ".") {
-            if (input[2] === "/") {
-              input = input.slice(2);
-              continue;
-            } else if (input[2] === ".") {
-              if (input[3] === "/") {
-                input = input.slice(3);
-                if (output.length !== 0) {
-                  output.pop();
-                }
-                continue;
-              }
-            }
-          }
-        }
-        if ((nextSlash = input.indexOf("/", 1)) === -1) {
-          output.push(input);
-          break;
-        } else {
-          output.push(input.slice(0, nextSlash));
-          input = input.slice(nextSlash);
-        }
-      }
-      return output.join("");
-    }
-    function removeDotSegmentsRelative(path) {
-      if (path === "" || path[0] === "/") {
-        return removeDotSegments(path);
-      }
-      const segments = path.split("/");
-      const last = segments.length - 1;
-      const output = [];
-      let trailingDirectory = false;
-      for (let i = 0; i <= last; i++) {
-        const segment2 = segments[i];
-        if (segment2 === "." || segment2 === "..") {
-          if (segment2 === "..") {
-            if (output.length !== 0 && output[output.length - 1] !== "..") {
-              output.pop();
-            } else {
-              output.push("..");
-            }
-          }
-          trailingDirectory = i === last;
-        } else {
-          output.push(segment2);
-        }
-      }
-      if (trailingDirectory && output[output.length - 1] !== "..") {
-        output.push("");
-      }
-      if (output.length === 0 || output[0] === "" || output[0].includes(":")) {
-        output.unshift(".");
-      }
-      return output.join("/");
-    }
-    var HOST_DELIMS = { "@": "%40", "/": "%2F", "?": "%3F", "#": "%23", ":": "%3A" };
-    var HOST_DELIM_RE = /[@/?#:]/g;
-    var HOST_DELIM_NO_COLON_RE = /[@/?#]/g;
-    function reescapeHostDelimiters(host, isIP) {
-      const re = isIP ? HOST_DELIM_NO_COLON_RE : HOST_DELIM_RE;
-      re.lastIndex = 0;
-      return host.replace(re, (ch) => HOST_DELIMS[ch]);
-    }
-    function normalizePercentEncoding(input, decodeUnreserved = false) {
-      if (input.indexOf("%") === -1) {
-        return input;
-      }
-      let output = "";
-      for (let i = 0; i < input.length; i++) {
-        if (input[i] === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            const normalizedHex = hex.toUpperCase();
-            const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
-            if (decodeUnreserved && isUnreserved(decoded)) {
-              output += decoded;
-            } else {
-              output += "%" + normalizedHex;
-            }
-            i += 2;
-            continue;
-          }
-        }
-        output += input[i];
-      }
-      return output;
-    }
-    function normalizePathEncoding(input) {
-      let output = "";
-      for (let i = 0; i < input.length; i++) {
-        const ch = input[i];
-        if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            const normalizedHex = hex.toUpperCase();
-            const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
-            if (decoded !== "." && isUnreserved(decoded)) {
-              output += decoded;
-            } else {
-              output += "%" + normalizedHex;
-            }
-            i += 2;
-            continue;
-          }
-        }
-        if (isPathCharacter(ch)) {
-          output += ch;
-        } else {
-          const code = input.charCodeAt(i);
-          if (code < 128) {
-            output += isEscapeSafe(code) ? ch : BYTE_HEX[code];
-          } else if (code < 55296 || code > 57343) {
-            output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input.length) {
-            const low = input.charCodeAt(i + 1);
-            if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
-              i++;
-            } else {
-              output += percentEncodeNonAscii(65533);
-            }
-          } else {
-            output += percentEncodeNonAscii(65533);
-          }
-        }
-      }
-      return output;
-    }
-    function serializePathEncoding(input, pathNoScheme = false) {
-      let output = "";
-      let firstSegment = pathNoScheme && input[0] !== "/";
-      for (let i = 0; i < input.length; i++) {
-        const ch = input[i];
-        if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            output += "%" + hex.toUpperCase();
-            i += 2;
-            continue;
-          }
-        }
-        if (ch === "/") {
-          firstSegment = false;
-        }
-        if (isPathCharacter(ch) && (ch !== ":" || !firstSegment)) {
-          output += ch;
-        } else {
-          const code = input.charCodeAt(i);
-          if (code < 128) {
-            output += BYTE_HEX[code];
-          } else if (code < 55296 || code > 57343) {
-            output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input.length) {
-            const low = input.charCodeAt(i + 1);
-            if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
-              i++;
-            } else {
-              output += percentEncodeNonAscii(65533);
-            }
-          } else {
-            output += percentEncodeNonAscii(65533);
-          }
-        }
-      }
-      return output;
-    }
-    function encodeComponent(input, isAllowed) {
-      let output = "";
-      for (let i = 0; i < input.length; i++) {
-        const ch = input[i];
-        if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            output += "%" + hex.toUpperCase();
-            i += 2;
-            continue;
-          }
-        }
-        if (isAllowed(ch)) {
-          output += ch;
-        } else {
-          const code = input.charCodeAt(i);
-          if (code < 128) {
-            output += BYTE_HEX[code];
-          } else if (code < 55296 || code > 57343) {
-            output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input.length) {
-            const low = input.charCodeAt(i + 1);
-            if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
-              i++;
-            } else {
-              output += percentEncodeNonAscii(65533);
-            }
-          } else {
-            output += percentEncodeNonAscii(65533);
-          }
-        }
-      }
-      return output;
-    }
-    function encodeUserinfo(input) {
-      return encodeComponent(input, isUserinfoCharacter);
-    }
-    function encodeQuery(input) {
-      return encodeComponent(input, isQueryFragmentCharacter);
-    }
-    function encodeFragment(input) {
-      return encodeComponent(input, isQueryFragmentCharacter);
-    }
-    function isEscapeSafe(cp) {
-      return cp >= 48 && cp <= 57 || cp >= 65 && cp <= 90 || cp >= 97 && cp <= 122 || cp === 42 || cp === 43 || cp === 45 || cp === 46 || cp === 47 || cp === 64 || cp === 95;
-    }
-    function normalizeQueryFragmentEncoding(input) {
-      let output = "";
-      for (let i = 0; i < input.length; i++) {
-        const ch = input[i];
-        if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            const normalizedHex = hex.toUpperCase();
-            const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
-            if (isUnreserved(decoded)) {
-              output += decoded;
-            } else {
-              output += "%" + normalizedHex;
-            }
-            i += 2;
-            continue;
-          }
-        }
-        if (isQueryFragmentCharacter(ch)) {
-          output += ch;
-        } else {
-          const code = input.charCodeAt(i);
-          if (code < 128) {
-            output += isEscapeSafe(code) ? ch : BYTE_HEX[code];
-          } else if (code < 55296 || code > 57343) {
-            output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input.length) {
-            const low = input.charCodeAt(i + 1);
-            if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
-              i++;
-            } else {
-              output += percentEncodeNonAscii(65533);
-            }
-          } else {
-            output += percentEncodeNonAscii(65533);
-          }
-        }
-      }
-      return output;
-    }
-    function escapePreservingEscapes(input) {
-      let output = "";
-      for (let i = 0; i < input.length; i++) {
-        if (input[i] === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            output += "%" + hex.toUpperCase();
-            i += 2;
-            continue;
-          }
-        }
-        output += escape(input[i]);
-      }
-      return output;
-    }
-    function recomposeAuthority(component) {
-      const uriTokens = [];
-      if (component.userinfo !== void 0) {
-        uriTokens.push(encodeUserinfo(component.userinfo));
-        uriTokens.push("@");
-      }
-      if (component.host !== void 0) {
-        let host = component.host;
-        if (!isIPv4(host)) {
-          let ipV6res = normalizeIPv6(host);
-          if (ipV6res.isIPV6 !== true && ipV6res.isIPVFuture !== true) {
-            host = normalizePercentEncoding(host, true);
-            ipV6res = normalizeIPv6(host);
-          }
-          if (ipV6res.isIPV6 === true || ipV6res.isIPVFuture === true) {
-            host = `[${ipV6res.escapedHost}]`;
-          } else {
-            host = reescapeHostDelimiters(host, false);
-          }
-        }
-        uriTokens.push(host);
-      }
-      if (typeof component.port === "number" || typeof component.port === "string") {
-        const port = String(component.port);
-        if (!isPort(port)) {
-          throw new TypeError("URI port is malformed.");
-        }
-        uriTokens.push(":");
-        uriTokens.push(port);
-      }
-      return uriTokens.length ? uriTokens.join("") : void 0;
-    }
-    module.exports = {
-      nonSimpleDomain,
-      recomposeAuthority,
-      reescapeHostDelimiters,
-      normalizePercentEncoding,
-      normalizePathEncoding,
-      serializePathEncoding,
-      normalizeQueryFragmentEncoding,
-      encodeUserinfo,
-      encodeQuery,
-      encodeFragment,
-      escapePreservingEscapes,
-      removeDotSegments,
-      removeDotSegmentsRelative,
-      isIPv4,
-      isUUID,
-      normalizeIPv6,
-      stringArrayToHexStripped
-    };
-  }
-});
-
-// node_modules/fast-uri/lib/schemes.js
-var require_schemes = __commonJS({
-  "node_modules/fast-uri/lib/schemes.js"(exports, module) {
-    "use strict";
-    var { isUUID } = require_utils2();
-    var URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu;
-    var supportedSchemeNames = (
-      /** @type {const} */
-      [
-        "http",
-        "https",
-        "ws",
-        "wss",
-        "urn",
-        "urn:uuid"
-      ]
-    );
-    function isValidSchemeName(name) {
-      return supportedSchemeNames.indexOf(
-        /** @type {*} */
-        name
-      ) !== -1;
-    }
-    function wsIsSecure(wsComponent) {
-      if (wsComponent.secure === true) {
-        return true;
-      } else if (wsComponent.secure === false) {
-        return false;
-      } else if (wsComponent.scheme) {
-        return wsComponent.scheme.length === 3 && (wsComponent.scheme[0] === "w" || wsComponent.scheme[0] === "W") && (wsComponent.scheme[1] === "s" || wsComponent.scheme[1] === "S") && (wsComponent.scheme[2] === "s" || wsComponent.scheme[2] === "S");
-      } else {
-        return false;
-      }
-    }
-    function httpParse(component) {
-      if (!component.host) {
-        component.error = component.error || "HTTP URIs must have a host.";
-      }
-      return component;
-    }
-    function httpSerialize(component) {
-      const secure = String(component.scheme).toLowerCase() === "https";
-      if (component.port === (secure ? 443 : 80) || component.port === "") {
-        component.port = void 0;
-      }
-      if (!component.path) {
-        component.path = "/";
-      }
-      return component;
-    }
-    function wsParse(wsComponent) {
-      wsComponent.secure = wsIsSecure(wsComponent);
-      wsComponent.resourceName = (wsComponent.path || "/") + (wsComponent.query ? "?" + wsComponent.query : "");
-      wsComponent.path = void 0;
-      wsComponent.query = void 0;
-      return wsComponent;
-    }
-    function wsSerialize(wsComponent) {
-      if (wsComponent.port === (wsIsSecure(wsComponent) ? 443 : 80) || wsComponent.port === "") {
-        wsComponent.port = void 0;
-      }
-      if (typeof wsComponent.secure === "boolean") {
-        wsComponent.scheme = wsComponent.secure ? "wss" : "ws";
-        wsComponent.secure = void 0;
-      }
-      if (wsComponent.resourceName) {
-        const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path && path !== "/" ? path : void 0;
-        wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
-        wsComponent.resourceName = void 0;
-      }
-      wsComponent.fragment = void 0;
-      return wsComponent;
-    }
-    function urnParse(urnComponent, options2) {
-      if (!urnComponent.path) {
-        urnComponent.error = "URN can not be parsed";
-        return urnComponent;
-      }
-      const matches = urnComponent.path.match(URN_REG);
-      if (matches && matches[0] === urnComponent.path) {
-        const scheme = options2.scheme || urnComponent.scheme || "urn";
-        urnComponent.nid = matches[1].toLowerCase();
-        urnComponent.nss = matches[2];
-        const urnScheme = `${scheme}:${options2.nid || urnComponent.nid}`;
-        const schemeHandler = getSchemeHandler(urnScheme);
-        urnComponent.path = void 0;
-        if (schemeHandler) {
-          urnComponent = schemeHandler.parse(urnComponent, options2);
-        }
-      } else {
-        urnComponent.error = urnComponent.error || "URN can not be parsed.";
-      }
-      return urnComponent;
-    }
-    function urnSerialize(urnComponent, options2) {
-      if (urnComponent.nid === void 0) {
-        throw new Error("URN without nid cannot be serialized");
-      }
-      const scheme = options2.scheme || urnComponent.scheme || "urn";
-      const nid = urnComponent.nid.toLowerCase();
-      const urnScheme = `${scheme}:${options2.nid || nid}`;
-      const schemeHandler = getSchemeHandler(urnScheme);
-      if (schemeHandler) {
-        urnComponent = schemeHandler.serialize(urnComponent, options2);
-      }
-      const uriComponent = urnComponent;
-      const nss = urnComponent.nss;
-      uriComponent.path = `${nid || options2.nid}:${nss}`;
-      options2.skipEscape = true;
-      return uriComponent;
-    }
-    function urnuuidParse(urnComponent, options2) {
-      const uuidComponent = urnComponent;
-      uuidComponent.uuid = uuidComponent.nss;
-      uuidComponent.nss = void 0;
-      if (!options2.tolerant && (!uuidComponent.uuid || !isUUID(uuidComponent.uuid))) {
-        uuidComponent.error = uuidComponent.error || "UUID is not valid.";
-      }
-      return uuidComponent;
-    }
-    function urnuuidSerialize(uuidComponent) {
-      const urnComponent = uuidComponent;
-      urnComponent.nss = (uuidComponent.uuid || "").toLowerCase();
-      return urnComponent;
-    }
-    var http2 = (
-      /** @type {SchemeHandler} */
-      {
-        scheme: "http",
-        domainHost: true,
-        parse: httpParse,
-        serialize: httpSerialize
-      }
-    );
-    var https2 = (
-      /** @type {SchemeHandler} */
-      {
-        scheme: "https",
-        domainHost: http2.domainHost,
-        parse: httpParse,
-        serialize: httpSerialize
-      }
-    );
-    var ws = (
-      /** @type {SchemeHandler} */
-      {
-        scheme: "ws",
-        domainHost: true,
-        parse: wsParse,
-        serialize: wsSerialize
-      }
-    );
-    var wss = (
-      /** @type {SchemeHandler} */
-      {
-        scheme: "wss",
-        domainHost: ws.domainHost,
-        parse: ws.parse,
-        serialize: ws.serialize
-      }
-    );
-    var urn = (
-      /** @type {SchemeHandler} */
-      {
-        scheme: "urn",
-        parse: urnParse,
-        serialize: urnSerialize,
-        skipNormalize: true
-      }
-    );
-    var urnuuid = (
-      /** @type {SchemeHandler} */
-      {
-        scheme: "urn:uuid",
-        parse: urnuuidParse,
-        serialize: urnuuidSerialize,
-        skipNormalize: true
-      }
-    );
-    var SCHEMES = (
-      /** @type {Record<SchemeName, SchemeHandler>} */
-      {
-        http: http2,
-        https: https2,
-        ws,
-        wss,
-        urn,
-        "urn:uuid": urnuuid
-      }
-    );
-    Object.setPrototypeOf(SCHEMES, null);
-    function getSchemeHandler(scheme) {
-      return scheme && (SCHEMES[
-        /** @type {SchemeName} */
-        scheme
-      ] || SCHEMES[
-        /** @type {SchemeName} */
-        scheme.toLowerCase()
-      ]) || void 0;
-    }
-    module.exports = {
-      wsIsSecure,
-      SCHEMES,
-      isValidSchemeName,
-      getSchemeHandler
-    };
-  }
-});
-
-// node_modules/fast-uri/index.js
-var require_fast_uri = __commonJS({
-  "node_modules/fast-uri/index.js"(exports, module) {
-    "use strict";
-    var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils2();
-    var { SCHEMES, getSchemeHandler } = require_schemes();
-    var VALID_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/u;
-    var MALFORMED_SCHEME_ERROR = "URI scheme is malformed.";
-    var MALFORMED_HOST_ERROR = "URI host is malformed.";
-    var FORBIDDEN_DOMAIN_HOST_CHARACTER = /[\0-\x20"#/:<>?@[\\\]^`{|}\x7F]/u;
-    function validateScheme(scheme) {
-      const stringScheme = String(scheme);
-      if (!VALID_SCHEME.test(stringScheme)) {
-        throw new TypeError(MALFORMED_SCHEME_ERROR);
-      }
-      return stringScheme;
-    }
-    function normalize2(uri, options2) {
-      if (typeof uri === "string") {
-        uri = /** @type {T} */
-        normalizeString(uri, options2);
-      } else if (typeof uri === "object") {
-        uri = /** @type {T} */
-        parse7(serialize(uri, options2), options2);
-      }
-      return uri;
-    }
-    function resolve29(baseURI, relativeURI, options2) {
-      const schemelessOptions = options2 ? Object.assign({ scheme: "null" }, options2) : { scheme: "null" };
-      const {
-        parsed: baseParsed,
-        malformedAuthorityOrPort: baseMalformed,
-        malformedPercentEncoding: baseMalformedPercentEncoding,
-        malformedSchemeSpecific: baseMalformedSchemeSpecific,
-        malformedHost: baseMalformedHost,
-        malformedScheme: baseMalformedScheme
-      } = parseWithStatus(baseURI, schemelessOptions);
-      const {
-        parsed: relativeParsed,
-        malformedAuthorityOrPort: relativeMalformed,
-        malformedPercentEncoding: relativeMalformedPercentEncoding,
-        malformedSchemeSpecific: relativeMalformedSchemeSpecific,
-        malformedHost: relativeMalformedHost,
-        malformedScheme: relativeMalformedScheme
-      } = parseWithStatus(relativeURI, schemelessOptions);
-      if (baseMalformed || relativeMalformed || baseMalformedPercentEncoding || relativeMalformedPercentEncoding || baseMalformedSchemeSpecific || relativeMalformedSchemeSpecific || baseMalformedHost || relativeMalformedHost || baseMalformedScheme || relativeMalformedScheme) {
-        throw new Error(baseParsed.error || relativeParsed.error || "URI is malformed.");
-      }
-      const resolved2 = resolveComponent(baseParsed, relativeParsed, schemelessOptions, true);
-      const resolvedSchemeHandler = getSchemeHandler(options2 && options2.scheme || resolved2.scheme);
-      const resolvedHost = resolved2.host;
-      const resolvedHostIsIP = resolvedHost !== void 0 && resolvedHost !== "" && (isIPv4(resolvedHost) || normalizeIPv6(resolvedHost).isIPV6);
-      if (hasForbiddenDomainHost(resolved2, options2 || {}, resolvedSchemeHandler, resolvedHostIsIP)) {
-        throw new Error(MALFORMED_HOST_ERROR);
-      }
-      canonicalizeHost(resolved2, options2 || {}, resolvedSchemeHandler, resolvedHostIsIP);
-      const encodedASCIIHost = resolvedHost && resolvedHost.indexOf("%") !== -1 && !new RegExp("\\P{ASCII}", "u").test(resolvedHost);
-      if (resolved2.error && !encodedASCIIHost) {
-        throw new Error(resolved2.error);
-      }
-      schemelessOptions.skipEscape = true;
-      return serialize(resolved2, schemelessOptions);
-    }
-    function resolveComponent(base, relative9, options2, skipNormalization) {
-      const target = {};
-      if (!skipNormalization) {
-        base = parse7(serialize(base, options2), options2);
-        relative9 = parse7(serialize(relative9, options2), options2);
-      }
-      options2 = options2 || {};
-      if (!options2.tolerant && relative9.scheme) {
-        target.scheme = relative9.scheme;
-        target.userinfo = relative9.userinfo;
-        target.host = relative9.host;
-        target.port = relative9.port;
-        target.path = removeDotSegments(relative9.path || "");
-        target.query = relative9.query;
-      } else {
-        if (relative9.userinfo !== void 0 || relative9.host !== void 0 || relative9.port !== void 0) {
-          target.userinfo = relative9.userinfo;
-          target.host = relative9.host;
-          target.port = relative9.port;
-          target.path = removeDotSegments(relative9.path || "");
-          target.query = relative9.query;
-        } else {
-          if (!relative9.path) {
-            target.path = base.path;
-            if (relative9.query !== void 0) {
-              target.query = relative9.query;
-            } else {
-              target.query = base.query;
-            }
-          } else {
-            if (relative9.path[0] === "/") {
-              target.path = removeDotSegments(relative9.path);
-            } else {
-              const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
-              if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative9.path;
-              } else if (!base.path) {
-                target.path = relative9.path;
-              } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative9.path;
-              }
-              target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
-            }
-            target.query = relative9.query;
-          }
-          target.userinfo = base.userinfo;
-          target.host = base.host;
-          target.port = base.port;
-        }
-        target.scheme = base.scheme;
-      }
-      target.fragment = relative9.fragment;
-      return target;
-    }
-    function equal(uriA, uriB, options2) {
-      const normalizedA = normalizeComparableURI(uriA, options2);
-      const normalizedB = normalizeComparableURI(uriB, options2);
-      return normalizedA !== void 0 && normalizedB !== void 0 && normalizedA === normalizedB;
-    }
-    function serialize(cmpts, opts) {
-      const component = {
-        host: cmpts.host,
-        scheme: cmpts.scheme,
-        userinfo: cmpts.userinfo,
-        port: cmpts.port,
-        path: cmpts.path,
-        query: cmpts.query,
-        nid: cmpts.nid,
-        nss: cmpts.nss,
-        uuid: cmpts.uuid,
-        fragment: cmpts.fragment,
-        reference: cmpts.reference,
-        resourceName: cmpts.resourceName,
-        secure: cmpts.secure,
-        error: ""
-      };
-      const options2 = Object.assign({}, opts);
-      const uriTokens = [];
-      if (component.scheme) {
-        component.scheme = validateScheme(component.scheme);
-      }
-      const schemeHandler = getSchemeHandler(options2.scheme || component.scheme);
-      if (schemeHandler && schemeHandler.serialize) schemeHandler.serialize(component, options2);
-      const hasAuthority = component.userinfo !== void 0 || component.host !== void 0 || component.port !== void 0;
-      const schemelessReference = (component.scheme === void 0 || options2.reference === "suffix") && !hasAuthority;
-      const pathNoScheme = !options2.skipEscape && schemelessReference;
-      if (component.path !== void 0) {
-        if (!options2.skipEscape) {
-          component.path = serializePathEncoding(component.path, pathNoScheme);
-        } else {
-          component.path = normalizePercentEncoding(component.path);
-        }
-      }
-      if (options2.reference !== "suffix" && component.scheme) {
-        component.scheme = validateScheme(component.scheme);
-        uriTokens.push(component.scheme, ":");
-      }
-      const authority = recomposeAuthority(component);
-      if (authority !== void 0) {
-        if (options2.reference !== "suffix") {
-          uriTokens.push("//");
-        }
-        uriTokens.push(authority);
-        if (component.path && component.path[0] !== "/") {
-          uriTokens.push("/");
-        }
-      }
-      if (component.path !== void 0) {
-        let s = component.path;
-        if (!options2.absolutePath && (!schemeHandler || !schemeHandler.absolutePath)) {
-          s = schemelessReference && s[0] !== "/" ? removeDotSegmentsRelative(s) : removeDotSegments(s);
-        }
-        if (schemelessReference) {
-          s = serializePathEncoding(s, true);
-        }
-        if (authority === void 0 && s[0] === "/" && s[1] === "/") {
-          s = "/%2F" + s.slice(2);
-        }
-        uriTokens.push(s);
-      }
-      if (component.query !== void 0) {
-        uriTokens.push("?", encodeQuery(component.query));
-      }
-      if (component.fragment !== void 0) {
-        uriTokens.push("#", encodeFragment(component.fragment));
-      }
-      return uriTokens.join("");
-    }
-    var URI_PARSE = /^(?:([^#/:?]+):)?(?:\/\/((?:([^#/?@]*)@)?(\[[^#/?\]]+\]|[^#/:?]*)(?::(\d*))?))?([^#?]*)(?:\?([^#]*))?(?:#((?:.|[\n\r])*))?/u;
-    var AUTHORITY_PREFIX = /^(?:[^#/:?]+:)?\/\/([^/?#]*)/;
-    var AUTHORITY_INTRODUCER_REGION = /^(?:[^#/:?]+:)?([/\\\t\n\r]*)/;
-    function getParseError(parsed2, matches) {
-      if (matches[2] !== void 0 && parsed2.path && parsed2.path[0] !== "/") {
-        return 'URI path must start with "/" when authority is present.';
-      }
-      if (typeof parsed2.port === "number" && (parsed2.port < 0 || parsed2.port > 65535)) {
-        return "URI port is malformed.";
-      }
-      return void 0;
-    }
-    function hasMalformedPercentEncoding(component) {
-      if (component === void 0) return false;
-      let percent = component.indexOf("%");
-      while (percent !== -1) {
-        if (percent + 2 >= component.length || !/^[\da-f]{2}$/iu.test(component.slice(percent + 1, percent + 3))) {
-          return true;
-        }
-        percent = component.indexOf("%", percent + 3);
-      }
-      return false;
-    }
-    function isIPLiteral(host) {
-      return host[0] === "[" && host[host.length - 1] === "]";
-    }
-    function hasMalformedComponentPercentEncoding(matches) {
-      const host = matches[4];
-      return hasMalformedPercentEncoding(matches[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches[6]) || hasMalformedPercentEncoding(matches[7]) || hasMalformedPercentEncoding(matches[8]);
-    }
-    function canonicalizeHost(parsed2, options2, schemeHandler, isIP) {
-      if (hasForbiddenDomainHost(parsed2, options2, schemeHandler, isIP)) {
-        parsed2.error = parsed2.error || MALFORMED_HOST_ERROR;
-        return true;
-      }
-      if (!options2.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed2.host && !isIPLiteral(parsed2.host) && (options2.domainHost || schemeHandler && schemeHandler.domainHost) && isIP === false && nonSimpleDomain(parsed2.host)) {
-        let url;
-        try {
-          url = new URL("http://" + parsed2.host);
-        } catch (e) {
-          parsed2.error = parsed2.error || "Host's domain name can not be converted to ASCII: " + e;
-          return true;
-        }
-        if (!isHostOnlyURL(url)) {
-          parsed2.error = parsed2.error || MALFORMED_HOST_ERROR;
-          return true;
-        }
-        parsed2.host = url.hostname;
-      }
-      return false;
-    }
-    function hasForbiddenDomainHost(parsed2, options2, schemeHandler, isIP) {
-      return Boolean(
-        parsed2.host && isIP === false && !isIPLiteral(parsed2.host) && (options2.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed2.host)
-      );
-    }
-    function isHostOnlyURL(url) {
-      return url.username === "" && url.password === "" && url.port === "" && url.pathname === "/" && url.search === "" && url.hash === "" && url.hostname !== "";
-    }
-    function parseWithStatus(uri, opts) {
-      const options2 = Object.assign({}, opts);
-      const parsed2 = {
-        scheme: void 0,
-        userinfo: void 0,
-        host: "",
-        port: void 0,
-        path: "",
-        query: void 0,
-        fragment: void 0
-      };
-      let malformedAuthorityOrPort = false;
-      let malformedPercentEncoding = false;
-      let malformedSchemeSpecific = false;
-      let malformedHost = false;
-      let malformedIPLiteral = false;
-      let malformedScheme = false;
-      let isIP = false;
-      if (options2.reference === "suffix") {
-        if (options2.scheme) {
-          uri = options2.scheme + ":" + uri;
-        } else {
-          uri = "//" + uri;
-        }
-      }
-      const authorityMatch = uri.match(AUTHORITY_PREFIX);
-      if (authorityMatch !== null && authorityMatch[1].indexOf("\\") !== -1) {
-        parsed2.error = "URI authority must not contain a literal backslash.";
-        malformedAuthorityOrPort = true;
-      }
-      const introducerMatch = uri.match(AUTHORITY_INTRODUCER_REGION);
-      if (introducerMatch !== null) {
-        const region = introducerMatch[1];
-        const normalizedRegion = region.replace(/[\t\n\r]/g, "");
-        if (normalizedRegion.length >= 2) {
-          if (normalizedRegion.slice(0, 2) !== "//") {
-            parsed2.error = parsed2.error || "URI authority must not contain a literal backslash.";
-            malformedAuthorityOrPort = true;
-          } else if (region.length !== normalizedRegion.length) {
-            parsed2.error = parsed2.error || "URI authority introducer must not contain whitespace.";
-            malformedAuthorityOrPort = true;
-          }
-        }
-      }
-      const matches = uri.match(URI_PARSE);
-      if (matches) {
-        parsed2.scheme = matches[1];
-        parsed2.userinfo = matches[3];
-        parsed2.host = matches[4];
-        parsed2.port = parseInt(matches[5], 10);
-        parsed2.path = matches[6] || "";
-        parsed2.query = matches[7];
-        parsed2.fragment = matches[8];
-        if (parsed2.scheme !== void 0) {
-          if (VALID_SCHEME.test(parsed2.scheme)) {
-            parsed2.scheme = parsed2.scheme.toLowerCase();
-          } else {
-            parsed2.error = parsed2.error || MALFORMED_SCHEME_ERROR;
-            malformedScheme = true;
-          }
-        }
-        malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches);
-        if (malformedPercentEncoding) {
-          parsed2.error = parsed2.error || "URI contains malformed percent-encoding.";
-        }
-        if (isNaN(parsed2.port)) {
-          parsed2.port = matches[5];
-        }
-        const parseError2 = getParseError(parsed2, matches);
-        if (parseError2 !== void 0) {
-          parsed2.error = parsed2.error || parseError2;
-          malformedAuthorityOrPort = true;
-        }
-        if (parsed2.host) {
-          const ipv4result = isIPv4(parsed2.host);
-          if (ipv4result === false) {
-            const bracketedIPLiteral = isIPLiteral(parsed2.host);
-            const hasIPLiteralBracket = parsed2.host.indexOf("[") !== -1 || parsed2.host.indexOf("]") !== -1;
-            const ipv6result = normalizeIPv6(parsed2.host);
-            isIP = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
-            malformedIPLiteral = hasIPLiteralBracket && (!bracketedIPLiteral || ipv6result.error === true);
-            parsed2.host = isIP ? ipv6result.host : ipv6result.host.toLowerCase();
-            if (malformedIPLiteral) {
-              parsed2.error = parsed2.error || MALFORMED_HOST_ERROR;
-              malformedAuthorityOrPort = true;
-            }
-          } else {
-            isIP = true;
-          }
-        }
-        if (parsed2.scheme === void 0 && parsed2.userinfo === void 0 && parsed2.host === void 0 && parsed2.port === void 0 && parsed2.query === void 0 && !parsed2.path) {
-          parsed2.reference = "same-document";
-        } else if (parsed2.scheme === void 0) {
-          parsed2.reference = "relative";
-        } else if (parsed2.fragment === void 0) {
-          parsed2.reference = "absolute";
-        } else {
-          parsed2.reference = "uri";
-        }
-        if (options2.reference && options2.reference !== "suffix" && options2.reference !== parsed2.reference) {
-          parsed2.error = parsed2.error || "URI is not a " + options2.reference + " reference.";
-        }
-        const schemeHandler = getSchemeHandler(options2.scheme || parsed2.scheme);
-        if (!malformedIPLiteral) {
-          malformedHost = canonicalizeHost(parsed2, options2, schemeHandler, isIP);
-        }
-        if (uri.indexOf("%") !== -1 && parsed2.host !== void 0 && !malformedIPLiteral) {
-          let host = isIP ? parsed2.host : normalizePercentEncoding(parsed2.host, true);
-          if (!isIP) {
-            host = normalizePercentEncoding(host.toLowerCase());
-          }
-          parsed2.host = isIP || options2.scheme !== "null" ? reescapeHostDelimiters(host, isIP) : host;
-        }
-        if (!schemeHandler || schemeHandler && !schemeHandler.skipNormalize) {
-          if (parsed2.path) {
-            parsed2.path = normalizePathEncoding(parsed2.path);
-          }
-          if (parsed2.query) {
-            parsed2.query = normalizeQueryFragmentEncoding(parsed2.query);
-          }
-          if (parsed2.fragment) {
-            parsed2.fragment = normalizeQueryFragmentEncoding(parsed2.fragment);
-          }
-        }
-        if (schemeHandler && schemeHandler.parse) {
-          schemeHandler.parse(parsed2, options2);
-          if (schemeHandler === SCHEMES.urn && parsed2.nid === void 0) {
-            malformedSchemeSpecific = true;
-          }
-        }
-      } else {
-        parsed2.error = parsed2.error || "URI can not be parsed.";
-      }
-      return { parsed: parsed2, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
-    }
-    function parse7(uri, opts) {
-      return parseWithStatus(uri, opts).parsed;
-    }
-    function normalizeString(uri, opts) {
-      return normalizeStringWithStatus(uri, opts).normalized;
-    }
-    function normalizeStringWithStatus(uri, opts) {
-      const { parsed: parsed2, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme } = parseWithStatus(uri, opts);
-      return {
-        normalized: malformedAuthorityOrPort || malformedPercentEncoding || malformedSchemeSpecific || malformedHost || malformedScheme ? uri : serialize(parsed2, opts),
-        malformedAuthorityOrPort,
-        malformedPercentEncoding,
-        malformedSchemeSpecific,
-        malformedHost,
-        malformedScheme
-      };
-    }
-    function normalizeComparableURI(uri, opts) {
-      if (typeof uri !== "string" && typeof uri !== "object") {
-        return void 0;
-      }
-      let value;
-      try {
-        value = typeof uri === "string" ? uri : serialize(uri, opts);
-      } catch {
-        return void 0;
-      }
-      const { normalized, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme } = normalizeStringWithStatus(value, opts);
-      return malformedAuthorityOrPort || malformedPercentEncoding || malformedSchemeSpecific || malformedHost || malformedScheme ? void 0 : normalized;
-    }
-    var fastUri = {
-      SCHEMES,
-      normalize: normalize2,
-      resolve: resolve29,
-      resolveComponent,
-      equal,
-      serialize,
-      parse: parse7
-    };
-    module.exports = fastUri;
-    module.exports.default = fastUri;
-    module.exports.fastUri = fastUri;
-  }
-});
-
-// node_modules/ajv/dist/runtime/uri.js
-var require_uri = __commonJS({
-  "node_modules/ajv/dist/runtime/uri.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var uri = require_fast_uri();
-    uri.code = 'require("ajv/dist/runtime/uri").default';
-    exports.default = uri;
-  }
-});
-
-// node_modules/ajv/dist/core.js
-var require_core = __commonJS({
-  "node_modules/ajv/dist/core.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = void 0;
-    var validate_1 = require_validate();
-    Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: function() {
-      return validate_1.KeywordCxt;
-    } });
-    var codegen_1 = require_codegen();
-    Object.defineProperty(exports, "_", { enumerable: true, get: function() {
-      return codegen_1._;
-    } });
-    Object.defineProperty(exports, "str", { enumerable: true, get: function() {
-      return codegen_1.str;
-    } });
-    Object.defineProperty(exports, "stringify", { enumerable: true, get: function() {
-      return codegen_1.stringify;
-    } });
-    Object.defineProperty(exports, "nil", { enumerable: true, get: function() {
-      return codegen_1.nil;
-    } });
-    Object.defineProperty(exports, "Name", { enumerable: true, get: function() {
-      return codegen_1.Name;
-    } });
-    Object.defineProperty(exports, "CodeGen", { enumerable: true, get: function() {
-      return codegen_1.CodeGen;
-    } });
-    var validation_error_1 = require_validation_error();
-    var ref_error_1 = require_ref_error();
-    var rules_1 = require_rules();
-    var compile_1 = require_compile();
-    var codegen_2 = require_codegen();
-    var resolve_1 = require_resolve();
-    var dataType_1 = require_dataType();
-    var util_1 = require_util9();
-    var $dataRefSchema = require_data();
-    var uri_1 = require_uri();
-    var defaultRegExp = (str, flags) => new RegExp(str, flags);
-    defaultRegExp.code = "new RegExp";
-    var META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
-    var EXT_SCOPE_NAMES = /* @__PURE__ */ new Set([
-      "validate",
-      "serialize",
-      "parse",
-      "wrapper",
-      "root",
-      "schema",
-      "keyword",
-      "pattern",
-      "formats",
-      "validate$data",
-      "func",
-      "obj",
-      "Error"
-    ]);
-    var removedOptions = {
-      errorDataPath: "",
-      format: "`validateFormats: false` can be used instead.",
-      nullable: '"nullable" keyword is supported by default.',
-      jsonPointers: "Deprecated jsPropertySyntax can be used instead.",
-      extendRefs: "Deprecated ignoreKeywordsWithRef can be used instead.",
-      missingRefs: "Pass empty schema with $id that should be ignored to ajv.addSchema.",
-      processCode: "Use option `code: {process: (code, schemaEnv: object) => string}`",
-      sourceCode: "Use option `code: {source: true}`",
-      strictDefaults: "It is default now, see option `strict`.",
-      strictKeywords: "It is default now, see option `strict`.",
-      uniqueItems: '"uniqueItems" keyword is always validated.',
-      unknownFormats: "Disable strict mode or pass `true` to `ajv.addFormat` (or `formats` option).",
-      cache: "Map is used as cache, schema object as key.",
-      serialize: "Map is used as cache, schema object as key.",
-      ajvErrors: "It is default now."
-    };
-    var deprecatedOptions = {
-      ignoreKeywordsWithRef: "",
-      jsPropertySyntax: "",
-      unicode: '"minLength"/"maxLength" account for unicode characters by default.'
-    };
-    var MAX_EXPRESSION = 200;
-    function requiredOptions(o) {
-      var _a, _b, _c, _d, _e, _f, _g, _h, _j, _k, _l, _m, _o, _p, _q, _r, _s, _t, _u, _v, _w, _x, _y, _z, _0;
-      const s = o.strict;
-      const _optz = (_a = o.code) === null || _a === void 0 ? void 0 : _a.optimize;
-      const optimize = _optz === true || _optz === void 0 ? 1 : _optz || 0;
-      const regExp = (_c = (_b = o.code) === null || _b === void 0 ? void 0 : _b.regExp) !== null && _c !== void 0 ? _c : defaultRegExp;
-      const uriResolver = (_d = o.uriResolver) !== null && _d !== void 0 ? _d : uri_1.default;
-      return {
-        strictSchema: (_f = (_e = o.strictSchema) !== null && _e !== void 0 ? _e : s) !== null && _f !== void 0 ? _f : true,
-        strictNumbers: (_h = (_g = o.strictNumbers) !== null && _g !== void 0 ? _g : s) !== null && _h !== void 0 ? _h : true,
-        strictTypes: (_k = (_j = o.strictTypes) !== null && _j !== void 0 ? _j : s) !== null && _k !== void 0 ? _k : "log",
-        strictTuples: (_m = (_l = o.strictTuples) !== null && _l !== void 0 ? _l : s) !== null && _m !== void 0 ? _m : "log",
-        strictRequired: (_p = (_o = o.strictRequired) !== null && _o !== void 0 ? _o : s) !== null && _p !== void 0 ? _p : false,
-        code: o.code ? { ...o.code, optimize, regExp } : { optimize, regExp },
-        loopRequired: (_q = o.loopRequired) !== null && _q !== void 0 ? _q : MAX_EXPRESSION,
-        loopEnum: (_r = o.loopEnum) !== null && _r !== void 0 ? _r : MAX_EXPRESSION,
-        meta: (_s = o.meta) !== null && _s !== void 0 ? _s : true,
-        messages: (_t = o.messages) !== null && _t !== void 0 ? _t : true,
-        inlineRefs: (_u = o.inlineRefs) !== null && _u !== void 0 ? _u : true,
-        schemaId: (_v = o.schemaId) !== null && _v !== void 0 ? _v : "$id",
-        addUsedSchema: (_w = o.addUsedSchema) !== null && _w !== void 0 ? _w : true,
-        validateSchema: (_x = o.validateSchema) !== null && _x !== void 0 ? _x : true,
-        validateFormats: (_y = o.validateFormats) !== null && _y !== void 0 ? _y : true,
-        unicodeRegExp: (_z = o.unicodeRegExp) !== null && _z !== void 0 ? _z : true,
-        int32range: (_0 = o.int32range) !== null && _0 !== void 0 ? _0 : true,
-        uriResolver
-      };
-    }
-    var Ajv5 = class {
-      constructor(opts = {}) {
-        this.schemas = {};
-        this.refs = {};
-        this.formats = /* @__PURE__ */ Object.create(null);
-        this._compilations = /* @__PURE__ */ new Set();
-        this._loading = {};
-        this._cache = /* @__PURE__ */ new Map();
-        opts = this.opts = { ...opts, ...requiredOptions(opts) };
-        const { es5, lines: lines2 } = this.opts.code;
-        this.scope = new codegen_2.ValueScope({ scope: {}, prefixes: EXT_SCOPE_NAMES, es5, lines: lines2 });
-        this.logger = getLogger(opts.logger);
-        const formatOpt = opts.validateFormats;
-        opts.validateFormats = false;
-        this.RULES = (0, rules_1.getRules)();
-        checkOptions.call(this, removedOptions, opts, "NOT SUPPORTED");
-        checkOptions.call(this, deprecatedOptions, opts, "DEPRECATED", "warn");
-        this._metaOpts = getMetaSchemaOptions.call(this);
-        if (opts.formats)
-          addInitialFormats.call(this);
-        this._addVocabularies();
-        this._addDefaultMetaSchema();
-        if (opts.keywords)
-          addInitialKeywords.call(this, opts.keywords);
-        if (typeof opts.meta == "object")
-          this.addMetaSchema(opts.meta);
-        addInitialSchemas.call(this);
-        opts.validateFormats = formatOpt;
-      }
-      _addVocabularies() {
-        this.addKeyword("$async");
-      }
-      _addDefaultMetaSchema() {
-        const { $data, meta, schemaId } = this.opts;
-        let _dataRefSchema = $dataRefSchema;
-        if (schemaId === "id") {
-          _dataRefSchema = { ...$dataRefSchema };
-          _dataRefSchema.id = _dataRefSchema.$id;
-          delete _dataRefSchema.$id;
-        }
-        if (meta && $data)
-          this.addMetaSchema(_dataRefSchema, _dataRefSchema[schemaId], false);
-      }
-      defaultMeta() {
-        const { meta, schemaId } = this.opts;
-        return this.opts.defaultMeta = typeof meta == "object" ? meta[schemaId] || meta : void 0;
-      }
-      validate(schemaKeyRef, data) {
-        let v;
-        if (typeof schemaKeyRef == "string") {
-          v = this.getSchema(schemaKeyRef);
-          if (!v)
-            throw new Error(`no schema with key or ref "${schemaKeyRef}"`);
-        } else {
-          v = this.compile(schemaKeyRef);
-        }
-        const valid = v(data);
-        if (!("$async" in v))
-          this.errors = v.errors;
-        return valid;
-      }
-      compile(schema, _meta) {
-        const sch = this._addSchema(schema, _meta);
-        return sch.validate || this._compileSchemaEnv(sch);
-      }
-      compileAsync(schema, meta) {
-        if (typeof this.opts.loadSchema != "function") {
-          throw new Error("options.loadSchema should be a function");
-        }
-        const { loadSchema } = this.opts;
-        return runCompileAsync.call(this, schema, meta);
-        async function runCompileAsync(_schema, _meta) {
-          await loadMetaSchema.call(this, _schema.$schema);
-          const sch = this._addSchema(_schema, _meta);
-          return sch.validate || _compileAsync.call(this, sch);
-        }
-        async function loadMetaSchema($ref) {
-          if ($ref && !this.getSchema($ref)) {
-            await runCompileAsync.call(this, { $ref }, true);
-          }
-        }
-        async function _compileAsync(sch) {
-          try {
-            return this._compileSchemaEnv(sch);
-          } catch (e) {
-            if (!(e instanceof ref_error_1.default))
-              throw e;
-            checkLoaded.call(this, e);
-            await loadMissingSchema.call(this, e.missingSchema);
-            return _compileAsync.call(this, sch);
-          }
-        }
-        function checkLoaded({ missingSchema: ref, missingRef }) {
-          if (this.refs[ref]) {
-            throw new Error(`AnySchema ${ref} is loaded but ${missingRef} cannot be resolved`);
-          }
-        }
-        async function loadMissingSchema(ref) {
-          const _schema = await _loadSchema.call(this, ref);
-          if (!this.refs[ref])
-            await loadMetaSchema.call(this, _schema.$schema);
-          if (!this.refs[ref])
-            this.addSchema(_schema, ref, meta);
-        }
-        async function _loadSchema(ref) {
-          const p = this._loading[ref];
-          if (p)
-            return p;
-          try {
-            return await (this._loading[ref] = loadSchema(ref));
-          } finally {
-            delete this._loading[ref];
-          }
-        }
-      }
-      // Adds schema to the instance
-      addSchema(schema, key, _meta, _validateSchema = this.opts.validateSchema) {
-        if (Array.isArray(schema)) {
-          for (const sch of schema)
-            this.addSchema(sch, void 0, _meta, _validateSchema);
-          return this;
-        }
-        let id;
-        if (typeof schema === "object") {
-          const { schemaId } = this.opts;
-          id = schema[schemaId];
-          if (id !== void 0 && typeof id != "string") {
-            throw new Error(`schema ${schemaId} must be string`);
-          }
-        }
-        key = (0, resolve_1.normalizeId)(key || id);
-        this._checkUnique(key);
-        this.schemas[key] = this._addSchema(schema, _meta, key, _validateSchema, true);
-        return this;
-      }
-      // Add schema that will be used to validate other schemas
-      // options in META_IGNORE_OPTIONS are alway set to false
-      addMetaSchema(schema, key, _validateSchema = this.opts.validateSchema) {
-        this.addSchema(schema, key, true, _validateSchema);
-        return this;
-      }
-      //  Validate schema against its meta-schema
-      validateSchema(schema, throwOrLogError) {
-        if (typeof schema == "boolean")
-          return true;
-        let $schema;
-        $schema = schema.$schema;
-        if ($schema !== void 0 && typeof $schema != "string") {
-          throw new Error("$schema must be a string");
-        }
-        $schema = $schema || this.opts.defaultMeta || this.defaultMeta();
-        if (!$schema) {
-          this.logger.warn("meta-schema not available");
-          this.errors = null;
-          return true;
-        }
-        const valid = this.validate($schema, schema);
-        if (!valid && throwOrLogError) {
-          const message = "schema is invalid: " + this.errorsText();
-          if (this.opts.validateSchema === "log")
-            this.logger.error(message);
-          else
-            throw new Error(message);
-        }
-        return valid;
-      }
-      // Get compiled schema by `key` or `ref`.
-      // (`key` that was passed to `addSchema` or full schema reference - `schema.$id` or resolved id)
-      getSchema(keyRef) {
-        let sch;
-        while (typeof (sch = getSchEnv.call(this, keyRef)) == "string")
-          keyRef = sch;
-        if (sch === void 0) {
-          const { schemaId } = this.opts;
-          const root3 = new compile_1.SchemaEnv({ schema: {}, schemaId });
-          sch = compile_1.resolveSchema.call(this, root3, keyRef);
-          if (!sch)
-            return;
-          this.refs[keyRef] = sch;
-        }
-        return sch.validate || this._compileSchemaEnv(sch);
-      }
-      // Remove cached schema(s).
-      // If no parameter is passed all schemas but meta-schemas are removed.
-      // If RegExp is passed all schemas with key/id matching pattern but meta-schemas are removed.
-      // Even if schema is referenced by other schemas it still can be removed as other schemas have local references.
-      removeSchema(schemaKeyRef) {
-        if (schemaKeyRef instanceof RegExp) {
-          this._removeAllSchemas(this.schemas, schemaKeyRef);
-          this._removeAllSchemas(this.refs, schemaKeyRef);
-          return this;
-        }
-        switch (typeof schemaKeyRef) {
-          case "undefined":
-            this._removeAllSchemas(this.schemas);
-            this._removeAllSchemas(this.refs);
-            this._cache.clear();
-            return this;
-          case "string": {
-            const sch = getSchEnv.call(this, schemaKeyRef);
-            if (typeof sch == "object")
-              this._cache.delete(sch.schema);
-            delete this.schemas[schemaKeyRef];
-            delete this.refs[schemaKeyRef];
-            return this;
-          }
-          case "object": {
-            const cacheKey2 = schemaKeyRef;
-            this._cache.delete(cacheKey2);
-            let id = schemaKeyRef[this.opts.schemaId];
-            if (id) {
-              id = (0, resolve_1.normalizeId)(id);
-              delete this.schemas[id];
-              delete this.refs[id];
-            }
-            return this;
-          }
-          default:
-            throw new Error("ajv.removeSchema: invalid parameter");
-        }
-      }
-      // add "vocabulary" - a collection of keywords
-      addVocabulary(definitions) {
-        for (const def of definitions)
-          this.addKeyword(def);
-        return this;
-      }
-      addKeyword(kwdOrDef, def) {
-        let keyword;
-        if (typeof kwdOrDef == "string") {
-          keyword = kwdOrDef;
-          if (typeof def == "object") {
-            this.logger.warn("these parameters are deprecated, see docs for addKeyword");
-            def.keyword = keyword;
-          }
-        } else if (typeof kwdOrDef == "object" && def === void 0) {
-          def = kwdOrDef;
-          keyword = def.keyword;
-          if (Array.isArray(keyword) && !keyword.length) {
-            throw new Error("addKeywords: keyword must be string or non-empty array");
-          }
-        } else {
-          throw new Error("invalid addKeywords parameters");
-        }
-        checkKeyword.call(this, keyword, def);
-        if (!def) {
-          (0, util_1.eachItem)(keyword, (kwd) => addRule.call(this, kwd));
-          return this;
-        }
-        keywordMetaschema.call(this, def);
-        const definition = {
-          ...def,
-          type: (0, dataType_1.getJSONTypes)(def.type),
-          schemaType: (0, dataType_1.getJSONTypes)(def.schemaType)
-        };
-        (0, util_1.eachItem)(keyword, definition.type.length === 0 ? (k) => addRule.call(this, k, definition) : (k) => definition.type.forEach((t) => addRule.call(this, k, definition, t)));
-        return this;
-      }
-      getKeyword(keyword) {
-        const rule = this.RULES.all[keyword];
-        return typeof rule == "object" ? rule.definition : !!rule;
-      }
-      // Remove keyword
-      removeKeyword(keyword) {
-        const { RULES } = this;
-        delete RULES.keywords[keyword];
-        delete RULES.all[keyword];
-        for (const group of RULES.rules) {
-          const i = group.rules.findIndex((rule) => rule.keyword === keyword);
-          if (i >= 0)
-            group.rules.splice(i, 1);
-        }
-        return this;
-      }
-      // Add format
-      addFormat(name, format) {
-        if (typeof format == "string")
-          format = new RegExp(format);
-        this.formats[name] = format;
-        return this;
-      }
-      errorsText(errors = this.errors, { separator = ", ", dataVar = "data" } = {}) {
-        if (!errors || errors.length === 0)
-          return "No errors";
-        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text2, msg) => text2 + separator + msg);
-      }
-      $dataMetaSchema(metaSchema, keywordsJsonPointers) {
-        const rules = this.RULES.all;
-        metaSchema = JSON.parse(JSON.stringify(metaSchema));
-        for (const jsonPointer of keywordsJsonPointers) {
-          const segments = jsonPointer.split("/").slice(1);
-          let keywords = metaSchema;
-          for (const seg of segments)
-            keywords = keywords[seg];
-          for (const key in rules) {
-            const rule = rules[key];
-            if (typeof rule != "object")
-              continue;
-            const { $data } = rule.definition;
-            const schema = keywords[key];
-            if ($data && schema)
-              keywords[key] = schemaOrData(schema);
-          }
-        }
-        return metaSchema;
-      }
-      _removeAllSchemas(schemas2, regex3) {
-        for (const keyRef in schemas2) {
-          const sch = schemas2[keyRef];
-          if (!regex3 || regex3.test(keyRef)) {
-            if (typeof sch == "string") {
-              delete schemas2[keyRef];
-            } else if (sch && !sch.meta) {
-              this._cache.delete(sch.schema);
-              delete schemas2[keyRef];
-            }
-          }
-        }
-      }
-      _addSchema(schema, meta, baseId, validateSchema = this.opts.validateSchema, addSchema = this.opts.addUsedSchema) {
-        let id;
-        const { schemaId } = this.opts;
-        if (typeof schema == "object") {
-          id = schema[schemaId];
-        } else {
-          if (this.opts.jtd)
-            throw new Error("schema must be object");
-          else if (typeof schema != "boolean")
-            throw new Error("schema must be object or boolean");
-        }
-        let sch = this._cache.get(schema);
-        if (sch !== void 0)
-          return sch;
-        baseId = (0, resolve_1.normalizeId)(id || baseId);
-        const localRefs = resolve_1.getSchemaRefs.call(this, schema, baseId);
-        sch = new compile_1.SchemaEnv({ schema, schemaId, meta, baseId, localRefs });
-        this._cache.set(sch.schema, sch);
-        if (addSchema && !baseId.startsWith("#")) {
-          if (baseId)
-            this._checkUnique(baseId);
-          this.refs[baseId] = sch;
-        }
-        if (validateSchema)
-          this.validateSchema(schema, true);
-        return sch;
-      }
-      _checkUnique(id) {
-        if (this.schemas[id] || this.refs[id]) {
-          throw new Error(`schema with key or id "${id}" already exists`);
-        }
-      }
-      _compileSchemaEnv(sch) {
-        if (sch.meta)
-          this._compileMetaSchema(sch);
-        else
-          compile_1.compileSchema.call(this, sch);
-        if (!sch.validate)
-          throw new Error("ajv implementation error");
-        return sch.validate;
-      }
-      _compileMetaSchema(sch) {
-        const currentOpts = this.opts;
-        this.opts = this._metaOpts;
-        try {
-          compile_1.compileSchema.call(this, sch);
-        } finally {
-          this.opts = currentOpts;
-        }
-      }
-    };
-    Ajv5.ValidationError = validation_error_1.default;
-    Ajv5.MissingRefError = ref_error_1.default;
-    exports.default = Ajv5;
-    function checkOptions(checkOpts, options2, msg, log = "error") {
-      for (const key in checkOpts) {
-        const opt = key;
-        if (opt in options2)
-          this.logger[log](`${msg}: option ${key}. ${checkOpts[opt]}`);
-      }
-    }
-    function getSchEnv(keyRef) {
-      keyRef = (0, resolve_1.normalizeId)(keyRef);
-      return this.schemas[keyRef] || this.refs[keyRef];
-    }
-    function addInitialSchemas() {
-      const optsSchemas = this.opts.schemas;
-      if (!optsSchemas)
-        return;
-      if (Array.isArray(optsSchemas))
-        this.addSchema(optsSchemas);
-      else
-        for (const key in optsSchemas)
-          this.addSchema(optsSchemas[key], key);
-    }
-    function addInitialFormats() {
-      for (const name in this.opts.formats) {
-        const format = this.opts.formats[name];
-        if (format)
-          this.addFormat(name, format);
-      }
-    }
-    function addInitialKeywords(defs) {
-      if (Array.isArray(defs)) {
-        this.addVocabulary(defs);
-        return;
-      }
-      this.logger.warn("keywords option as map is deprecated, pass array");
-      for (const keyword in defs) {
-        const def = defs[keyword];
-        if (!def.keyword)
-          def.keyword = keyword;
-        this.addKeyword(def);
-      }
-    }
-    function getMetaSchemaOptions() {
-      const metaOpts = { ...this.opts };
-      for (const opt of META_IGNORE_OPTIONS)
-        delete metaOpts[opt];
-      return metaOpts;
-    }
-    var noLogs = { log() {
-    }, warn() {
-    }, error() {
-    } };
-    function getLogger(logger) {
-      if (logger === false)
-        return noLogs;
-      if (logger === void 0)
-        return console;
-      if (logger.log && logger.warn && logger.error)
-        return logger;
-      throw new Error("logger must implement log, warn and error methods");
-    }
-    var KEYWORD_NAME = /^[a-z_$][a-z0-9_$:-]*$/i;
-    function checkKeyword(keyword, def) {
-      const { RULES } = this;
-      (0, util_1.eachItem)(keyword, (kwd) => {
-        if (RULES.keywords[kwd])
-          throw new Error(`Keyword ${kwd} is already defined`);
-        if (!KEYWORD_NAME.test(kwd))
-          throw new Error(`Keyword ${kwd} has invalid name`);
-      });
-      if (!def)
-        return;
-      if (def.$data && !("code" in def || "validate" in def)) {
-        throw new Error('$data keyword must have "code" or "validate" function');
-      }
-    }
-    function addRule(keyword, definition, dataType) {
-      var _a;
-      const post = definition === null || definition === void 0 ? void 0 : definition.post;
-      if (dataType && post)
-        throw new Error('keyword with "post" flag cannot have "type"');
-      const { RULES } = this;
-      let ruleGroup = post ? RULES.post : RULES.rules.find(({ type: t }) => t === dataType);
-      if (!ruleGroup) {
-        ruleGroup = { type: dataType, rules: [] };
-        RULES.rules.push(ruleGroup);
-      }
-      RULES.keywords[keyword] = true;
-      if (!definition)
-        return;
-      const rule = {
-        keyword,
-        definition: {
-          ...definition,
-          type: (0, dataType_1.getJSONTypes)(definition.type),
-          schemaType: (0, dataType_1.getJSONTypes)(definition.schemaType)
-        }
-      };
-      if (definition.before)
-        addBeforeRule.call(this, ruleGroup, rule, definition.before);
-      else
-        ruleGroup.rules.push(rule);
-      RULES.all[keyword] = rule;
-      (_a = definition.implements) === null || _a === void 0 ? void 0 : _a.forEach((kwd) => this.addKeyword(kwd));
-    }
-    function addBeforeRule(ruleGroup, rule, before) {
-      const i = ruleGroup.rules.findIndex((_rule) => _rule.keyword === before);
-      if (i >= 0) {
-        ruleGroup.rules.splice(i, 0, rule);
-      } else {
-        ruleGroup.rules.push(rule);
-        this.logger.warn(`rule ${before} is not defined`);
-      }
-    }
-    function keywordMetaschema(def) {
-      let { metaSchema } = def;
-      if (metaSchema === void 0)
-        return;
-      if (def.$data && this.opts.$data)
-        metaSchema = schemaOrData(metaSchema);
-      def.validateSchema = this.compile(metaSchema, true);
-    }
-    var $dataRef = {
-      $ref: "https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#"
-    };
-    function schemaOrData(schema) {
-      return { anyOf: [schema, $dataRef] };
-    }
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/core/id.js
-var require_id = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/id.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var def = {
-      keyword: "id",
-      code() {
-        throw new Error('NOT SUPPORTED: keyword "id", use "$id" for schema ID');
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/core/ref.js
-var require_ref = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/ref.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.callRef = exports.getValidate = void 0;
-    var ref_error_1 = require_ref_error();
-    var code_1 = require_code2();
-    var codegen_1 = require_codegen();
-    var names_1 = require_names();
-    var compile_1 = require_compile();
-    var util_1 = require_util9();
-    var def = {
-      keyword: "$ref",
-      schemaType: "string",
-      code(cxt) {
-        const { gen, schema: $ref, it } = cxt;
-        const { baseId, schemaEnv: env, validateName, opts, self: self2 } = it;
-        const { root: root3 } = env;
-        if (($ref === "#" || $ref === "#/") && baseId === root3.baseId)
-          return callRootRef();
-        const schOrEnv = compile_1.resolveRef.call(self2, root3, baseId, $ref);
-        if (schOrEnv === void 0)
-          throw new ref_error_1.default(it.opts.uriResolver, baseId, $ref);
-        if (schOrEnv instanceof compile_1.SchemaEnv)
-          return callValidate(schOrEnv);
-        return inlineRefSchema(schOrEnv);
-        function callRootRef() {
-          if (env === root3)
-            return callRef(cxt, validateName, env, env.$async);
-          const rootName = gen.scopeValue("root", { ref: root3 });
-          return callRef(cxt, (0, codegen_1._)`${rootName}.validate`, root3, root3.$async);
-        }
-        function callValidate(sch) {
-          const v = getValidate(cxt, sch);
-          callRef(cxt, v, sch, sch.$async);
-        }
-        function inlineRefSchema(sch) {
-          const schName = gen.scopeValue("schema", opts.code.source === true ? { ref: sch, code: (0, codegen_1.stringify)(sch) } : { ref: sch });
-          const valid = gen.name("valid");
-          const schCxt = cxt.subschema({
-            schema: sch,
-            dataTypes: [],
-            schemaPath: codegen_1.nil,
-            topSchemaRef: schName,
-            errSchemaPath: $ref
-          }, valid);
-          cxt.mergeEvaluated(schCxt);
-          cxt.ok(valid);
-        }
-      }
-    };
-    function getValidate(cxt, sch) {
-      const { gen } = cxt;
-      return sch.validate ? gen.scopeValue("validate", { ref: sch.validate }) : (0, codegen_1._)`${gen.scopeValue("wrapper", { ref: sch })}.validate`;
-    }
-    exports.getValidate = getValidate;
-    function callRef(cxt, v, sch, $async) {
-      const { gen, it } = cxt;
-      const { allErrors, schemaEnv: env, opts } = it;
-      const passCxt = opts.passContext ? names_1.default.this : codegen_1.nil;
-      if ($async)
-        callAsyncRef();
-      else
-        callSyncRef();
-      function callAsyncRef() {
-        if (!env.$async)
-          throw new Error("async schema referenced by sync schema");
-        const valid = gen.let("valid");
-        gen.try(() => {
-          gen.code((0, codegen_1._)`await ${(0, code_1.callValidateCode)(cxt, v, passCxt)}`);
-          addEvaluatedFrom(v);
-          if (!allErrors)
-            gen.assign(valid, true);
-        }, (e) => {
-          gen.if((0, codegen_1._)`!(${e} instanceof ${it.ValidationError})`, () => gen.throw(e));
-          addErrorsFrom(e);
-          if (!allErrors)
-            gen.assign(valid, false);
-        });
-        cxt.ok(valid);
-      }
-      function callSyncRef() {
-        cxt.result((0, code_1.callValidateCode)(cxt, v, passCxt), () => addEvaluatedFrom(v), () => addErrorsFrom(v));
-      }
-      function addErrorsFrom(source) {
-        const errs = (0, codegen_1._)`${source}.errors`;
-        gen.assign(names_1.default.vErrors, (0, codegen_1._)`${names_1.default.vErrors} === null ? ${errs} : ${names_1.default.vErrors}.concat(${errs})`);
-        gen.assign(names_1.default.errors, (0, codegen_1._)`${names_1.default.vErrors}.length`);
-      }
-      function addEvaluatedFrom(source) {
-        var _a;
-        if (!it.opts.unevaluated)
-          return;
-        const schEvaluated = (_a = sch === null || sch === void 0 ? void 0 : sch.validate) === null || _a === void 0 ? void 0 : _a.evaluated;
-        if (it.props !== true) {
-          if (schEvaluated && !schEvaluated.dynamicProps) {
-            if (schEvaluated.props !== void 0) {
-              it.props = util_1.mergeEvaluated.props(gen, schEvaluated.props, it.props);
-            }
-          } else {
-            const props = gen.var("props", (0, codegen_1._)`${source}.evaluated.props`);
-            it.props = util_1.mergeEvaluated.props(gen, props, it.props, codegen_1.Name);
-          }
-        }
-        if (it.items !== true) {
-          if (schEvaluated && !schEvaluated.dynamicItems) {
-            if (schEvaluated.items !== void 0) {
-              it.items = util_1.mergeEvaluated.items(gen, schEvaluated.items, it.items);
-            }
-          } else {
-            const items = gen.var("items", (0, codegen_1._)`${source}.evaluated.items`);
-            it.items = util_1.mergeEvaluated.items(gen, items, it.items, codegen_1.Name);
-          }
-        }
-      }
-    }
-    exports.callRef = callRef;
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/core/index.js
-var require_core2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var id_1 = require_id();
-    var ref_1 = require_ref();
-    var core = [
-      "$schema",
-      "$id",
-      "$defs",
-      "$vocabulary",
-      { keyword: "$comment" },
-      "definitions",
-      id_1.default,
-      ref_1.default
-    ];
-    exports.default = core;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/limitNumber.js
-var require_limitNumber = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var ops = codegen_1.operators;
-    var KWDs = {
-      maximum: { okStr: "<=", ok: ops.LTE, fail: ops.GT },
-      minimum: { okStr: ">=", ok: ops.GTE, fail: ops.LT },
-      exclusiveMaximum: { okStr: "<", ok: ops.LT, fail: ops.GTE },
-      exclusiveMinimum: { okStr: ">", ok: ops.GT, fail: ops.LTE }
-    };
-    var error2 = {
-      message: ({ keyword, schemaCode }) => (0, codegen_1.str)`must be ${KWDs[keyword].okStr} ${schemaCode}`,
-      params: ({ keyword, schemaCode }) => (0, codegen_1._)`{comparison: ${KWDs[keyword].okStr}, limit: ${schemaCode}}`
-    };
-    var def = {
-      keyword: Object.keys(KWDs),
-      type: "number",
-      schemaType: "number",
-      $data: true,
-      error: error2,
-      code(cxt) {
-        const { keyword, data, schemaCode } = cxt;
-        cxt.fail$data((0, codegen_1._)`${data} ${KWDs[keyword].fail} ${schemaCode} || isNaN(${data})`);
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/multipleOf.js
-var require_multipleOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var error2 = {
-      message: ({ schemaCode }) => (0, codegen_1.str)`must be multiple of ${schemaCode}`,
-      params: ({ schemaCode }) => (0, codegen_1._)`{multipleOf: ${schemaCode}}`
-    };
-    var def = {
-      keyword: "multipleOf",
-      type: "number",
-      schemaType: "number",
-      $data: true,
-      error: error2,
-      code(cxt) {
-        const { gen, data, schemaCode, it } = cxt;
-        const prec = it.opts.multipleOfPrecision;
-        const res = gen.let("res");
-        const invalid3 = prec ? (0, codegen_1._)`Math.abs(Math.round(${res}) - ${res}) > 1e-${prec}` : (0, codegen_1._)`${res} !== parseInt(${res})`;
-        cxt.fail$data((0, codegen_1._)`(${schemaCode} === 0 || (${res} = ${data}/${schemaCode}, ${invalid3}))`);
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/runtime/ucs2length.js
-var require_ucs2length = __commonJS({
-  "node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    function ucs2length(str) {
-      const len = str.length;
-      let length2 = 0;
-      let pos = 0;
-      let value;
-      while (pos < len) {
-        length2++;
-        value = str.charCodeAt(pos++);
-        if (value >= 55296 && value <= 56319 && pos < len) {
-          value = str.charCodeAt(pos);
-          if ((value & 64512) === 56320)
-            pos++;
-        }
-      }
-      return length2;
-    }
-    exports.default = ucs2length;
-    ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/limitLength.js
-var require_limitLength = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var util_1 = require_util9();
-    var ucs2length_1 = require_ucs2length();
-    var error2 = {
-      message({ keyword, schemaCode }) {
-        const comp = keyword === "maxLength" ? "more" : "fewer";
-        return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} characters`;
-      },
-      params: ({ schemaCode }) => (0, codegen_1._)`{limit: ${schemaCode}}`
-    };
-    var def = {
-      keyword: ["maxLength", "minLength"],
-      type: "string",
-      schemaType: "number",
-      $data: true,
-      error: error2,
-      code(cxt) {
-        const { keyword, data, schemaCode, it } = cxt;
-        const op = keyword === "maxLength" ? codegen_1.operators.GT : codegen_1.operators.LT;
-        const len = it.opts.unicode === false ? (0, codegen_1._)`${data}.length` : (0, codegen_1._)`${(0, util_1.useFunc)(cxt.gen, ucs2length_1.default)}(${data})`;
-        cxt.fail$data((0, codegen_1._)`${len} ${op} ${schemaCode}`);
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/pattern.js
-var require_pattern = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var code_1 = require_code2();
-    var util_1 = require_util9();
-    var codegen_1 = require_codegen();
-    var error2 = {
-      message: ({ schemaCode }) => (0, codegen_1.str)`must match pattern "${schemaCode}"`,
-      params: ({ schemaCode }) => (0, codegen_1._)`{pattern: ${schemaCode}}`
-    };
-    var def = {
-      keyword: "pattern",
-      type: "string",
-      schemaType: "string",
-      $data: true,
-      error: error2,
-      code(cxt) {
-        const { gen, data, $data, schema, schemaCode, it } = cxt;
-        const u = it.opts.unicodeRegExp ? "u" : "";
-        if ($data) {
-          const { regExp } = it.opts.code;
-          const regExpCode = regExp.code === "new RegExp" ? (0, codegen_1._)`new RegExp` : (0, util_1.useFunc)(gen, regExp);
-          const valid = gen.let("valid");
-          gen.try(() => gen.assign(valid, (0, codegen_1._)`${regExpCode}(${schemaCode}, ${u}).test(${data})`), () => gen.assign(valid, false));
-          cxt.fail$data((0, codegen_1._)`!${valid}`);
-        } else {
-          const regExp = (0, code_1.usePattern)(cxt, schema);
-          cxt.fail$data((0, codegen_1._)`!${regExp}.test(${data})`);
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/limitProperties.js
-var require_limitProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var error2 = {
-      message({ keyword, schemaCode }) {
-        const comp = keyword === "maxProperties" ? "more" : "fewer";
-        return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} properties`;
-      },
-      params: ({ schemaCode }) => (0, codegen_1._)`{limit: ${schemaCode}}`
-    };
-    var def = {
-      keyword: ["maxProperties", "minProperties"],
-      type: "object",
-      schemaType: "number",
-      $data: true,
-      error: error2,
-      code(cxt) {
-        const { keyword, data, schemaCode } = cxt;
-        const op = keyword === "maxProperties" ? codegen_1.operators.GT : codegen_1.operators.LT;
-        cxt.fail$data((0, codegen_1._)`Object.keys(${data}).length ${op} ${schemaCode}`);
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/required.js
-var require_required = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/required.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var code_1 = require_code2();
-    var codegen_1 = require_codegen();
-    var util_1 = require_util9();
-    var error2 = {
-      message: ({ params: { missingProperty } }) => (0, codegen_1.str)`must have required property '${missingProperty}'`,
-      params: ({ params: { missingProperty } }) => (0, codegen_1._)`{missingProperty: ${missingProperty}}`
-    };
-    var def = {
-      keyword: "required",
-      type: "object",
-      schemaType: "array",
-      $data: true,
-      error: error2,
-      code(cxt) {
-        const { gen, schema, schemaCode, data, $data, it } = cxt;
-        const { opts } = it;
-        if (!$data && schema.length === 0)
-          return;
-        const useLoop = schema.length >= opts.loopRequired;
-        if (it.allErrors)
-          allErrorsMode();
-        else
-          exitOnErrorMode();
-        if (opts.strictRequired) {
-          const props = cxt.parentSchema.properties;
-          const { definedProperties } = cxt.it;
-          for (const requiredKey of schema) {
-            if ((props === null || props === void 0 ? void 0 : props[requiredKey]) === void 0 && !definedProperties.has(requiredKey)) {
-              const schemaPath = it.schemaEnv.baseId + it.errSchemaPath;
-              const msg = `required property "${requiredKey}" is not defined at "${schemaPath}" (strictRequired)`;
-              (0, util_1.checkStrictMode)(it, msg, it.opts.strictRequired);
-            }
-          }
-        }
-        function allErrorsMode() {
-          if (useLoop || $data) {
-            cxt.block$data(codegen_1.nil, loopAllRequired);
-          } else {
-            for (const prop of schema) {
-              (0, code_1.checkReportMissingProp)(cxt, prop);
-            }
-          }
-        }
-        function exitOnErrorMode() {
-          const missing = gen.let("missing");
-          if (useLoop || $data) {
-            const valid = gen.let("valid", true);
-            cxt.block$data(valid, () => loopUntilMissing(missing, valid));
-            cxt.ok(valid);
-          } else {
-            gen.if((0, code_1.checkMissingProp)(cxt, schema, missing));
-            (0, code_1.reportMissingProp)(cxt, missing);
-            gen.else();
-          }
-        }
-        function loopAllRequired() {
-          gen.forOf("prop", schemaCode, (prop) => {
-            cxt.setParams({ missingProperty: prop });
-            gen.if((0, code_1.noPropertyInData)(gen, data, prop, opts.ownProperties), () => cxt.error());
-          });
-        }
-        function loopUntilMissing(missing, valid) {
-          cxt.setParams({ missingProperty: missing });
-          gen.forOf(missing, schemaCode, () => {
-            gen.assign(valid, (0, code_1.propertyInData)(gen, data, missing, opts.ownProperties));
-            gen.if((0, codegen_1.not)(valid), () => {
-              cxt.error();
-              gen.break();
-            });
-          }, codegen_1.nil);
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/limitItems.js
-var require_limitItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var error2 = {
-      message({ keyword, schemaCode }) {
-        const comp = keyword === "maxItems" ? "more" : "fewer";
-        return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} items`;
-      },
-      params: ({ schemaCode }) => (0, codegen_1._)`{limit: ${schemaCode}}`
-    };
-    var def = {
-      keyword: ["maxItems", "minItems"],
-      type: "array",
-      schemaType: "number",
-      $data: true,
-      error: error2,
-      code(cxt) {
-        const { keyword, data, schemaCode } = cxt;
-        const op = keyword === "maxItems" ? codegen_1.operators.GT : codegen_1.operators.LT;
-        cxt.fail$data((0, codegen_1._)`${data}.length ${op} ${schemaCode}`);
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/runtime/equal.js
-var require_equal = __commonJS({
-  "node_modules/ajv/dist/runtime/equal.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var equal = require_fast_deep_equal();
-    equal.code = 'require("ajv/dist/runtime/equal").default';
-    exports.default = equal;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
-var require_uniqueItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var dataType_1 = require_dataType();
-    var codegen_1 = require_codegen();
-    var util_1 = require_util9();
-    var equal_1 = require_equal();
-    var error2 = {
-      message: ({ params: { i, j } }) => (0, codegen_1.str)`must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
-      params: ({ params: { i, j } }) => (0, codegen_1._)`{i: ${i}, j: ${j}}`
-    };
-    var def = {
-      keyword: "uniqueItems",
-      type: "array",
-      schemaType: "boolean",
-      $data: true,
-      error: error2,
-      code(cxt) {
-        const { gen, data, $data, schema, parentSchema, schemaCode, it } = cxt;
-        if (!$data && !schema)
-          return;
-        const valid = gen.let("valid");
-        const itemTypes = parentSchema.items ? (0, dataType_1.getSchemaTypes)(parentSchema.items) : [];
-        cxt.block$data(valid, validateUniqueItems, (0, codegen_1._)`${schemaCode} === false`);
-        cxt.ok(valid);
-        function validateUniqueItems() {
-          const i = gen.let("i", (0, codegen_1._)`${data}.length`);
-          const j = gen.let("j");
-          cxt.setParams({ i, j });
-          gen.assign(valid, true);
-          gen.if((0, codegen_1._)`${i} > 1`, () => (canOptimize() ? loopN : loopN2)(i, j));
-        }
-        function canOptimize() {
-          return itemTypes.length > 0 && !itemTypes.some((t) => t === "object" || t === "array");
-        }
-        function loopN(i, j) {
-          const item = gen.name("item");
-          const wrongType = (0, dataType_1.checkDataTypes)(itemTypes, item, it.opts.strictNumbers, dataType_1.DataType.Wrong);
-          const indices = gen.const("indices", (0, codegen_1._)`{}`);
-          gen.for((0, codegen_1._)`;${i}--;`, () => {
-            gen.let(item, (0, codegen_1._)`${data}[${i}]`);
-            gen.if(wrongType, (0, codegen_1._)`continue`);
-            if (itemTypes.length > 1)
-              gen.if((0, codegen_1._)`typeof ${item} == "string"`, (0, codegen_1._)`${item} += "_"`);
-            gen.if((0, codegen_1._)`typeof ${indices}[${item}] == "number"`, () => {
-              gen.assign(j, (0, codegen_1._)`${indices}[${item}]`);
-              cxt.error();
-              gen.assign(valid, false).break();
-            }).code((0, codegen_1._)`${indices}[${item}] = ${i}`);
-          });
-        }
-        function loopN2(i, j) {
-          const eql = (0, util_1.useFunc)(gen, equal_1.default);
-          const outer = gen.name("outer");
-          gen.label(outer).for((0, codegen_1._)`;${i}--;`, () => gen.for((0, codegen_1._)`${j} = ${i}; ${j}--;`, () => gen.if((0, codegen_1._)`${eql}(${data}[${i}], ${data}[${j}])`, () => {
-            cxt.error();
-            gen.assign(valid, false).break(outer);
-          })));
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/const.js
-var require_const = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/const.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var util_1 = require_util9();
-    var equal_1 = require_equal();
-    var error2 = {
-      message: "must be equal to constant",
-      params: ({ schemaCode }) => (0, codegen_1._)`{allowedValue: ${schemaCode}}`
-    };
-    var def = {
-      keyword: "const",
-      $data: true,
-      error: error2,
-      code(cxt) {
-        const { gen, data, $data, schemaCode, schema } = cxt;
-        if ($data || schema && typeof schema == "object") {
-          cxt.fail$data((0, codegen_1._)`!${(0, util_1.useFunc)(gen, equal_1.default)}(${data}, ${schemaCode})`);
-        } else {
-          cxt.fail((0, codegen_1._)`${schema} !== ${data}`);
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/enum.js
-var require_enum = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/enum.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var util_1 = require_util9();
-    var equal_1 = require_equal();
-    var error2 = {
-      message: "must be equal to one of the allowed values",
-      params: ({ schemaCode }) => (0, codegen_1._)`{allowedValues: ${schemaCode}}`
-    };
-    var def = {
-      keyword: "enum",
-      schemaType: "array",
-      $data: true,
-      error: error2,
-      code(cxt) {
-        const { gen, data, $data, schema, schemaCode, it } = cxt;
-        if (!$data && schema.length === 0)
-          throw new Error("enum must have non-empty array");
-        const useLoop = schema.length >= it.opts.loopEnum;
-        let eql;
-        const getEql = () => eql !== null && eql !== void 0 ? eql : eql = (0, util_1.useFunc)(gen, equal_1.default);
-        let valid;
-        if (useLoop || $data) {
-          valid = gen.let("valid");
-          cxt.block$data(valid, loopEnum);
-        } else {
-          if (!Array.isArray(schema))
-            throw new Error("ajv implementation error");
-          const vSchema = gen.const("vSchema", schemaCode);
-          valid = (0, codegen_1.or)(...schema.map((_x, i) => equalCode(vSchema, i)));
-        }
-        cxt.pass(valid);
-        function loopEnum() {
-          gen.assign(valid, false);
-          gen.forOf("v", schemaCode, (v) => gen.if((0, codegen_1._)`${getEql()}(${data}, ${v})`, () => gen.assign(valid, true).break()));
-        }
-        function equalCode(vSchema, i) {
-          const sch = schema[i];
-          return typeof sch === "object" && sch !== null ? (0, codegen_1._)`${getEql()}(${data}, ${vSchema}[${i}])` : (0, codegen_1._)`${data} === ${sch}`;
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/index.js
-var require_validation = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var limitNumber_1 = require_limitNumber();
-    var multipleOf_1 = require_multipleOf();
-    var limitLength_1 = require_limitLength();
-    var pattern_1 = require_pattern();
-    var limitProperties_1 = require_limitProperties();
-    var required_1 = require_required();
-    var limitItems_1 = require_limitItems();
-    var uniqueItems_1 = require_uniqueItems();
-    var const_1 = require_const();
-    var enum_1 = require_enum();
-    var validation = [
-      // number
-      limitNumber_1.default,
-      multipleOf_1.default,
-      // string
-      limitLength_1.default,
-      pattern_1.default,
-      // object
-      limitProperties_1.default,
-      required_1.default,
-      // array
-      limitItems_1.default,
-      uniqueItems_1.default,
-      // any
-      { keyword: "type", schemaType: ["string", "array"] },
-      { keyword: "nullable", schemaType: "boolean" },
-      const_1.default,
-      enum_1.default
-    ];
-    exports.default = validation;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
-var require_additionalItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.validateAdditionalItems = void 0;
-    var codegen_1 = require_codegen();
-    var util_1 = require_util9();
-    var error2 = {
-      message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
-      params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
-    };
-    var def = {
-      keyword: "additionalItems",
-      type: "array",
-      schemaType: ["boolean", "object"],
-      before: "uniqueItems",
-      error: error2,
-      code(cxt) {
-        const { parentSchema, it } = cxt;
-        const { items } = parentSchema;
-        if (!Array.isArray(items)) {
-          (0, util_1.checkStrictMode)(it, '"additionalItems" is ignored when "items" is not an array of schemas');
-          return;
-        }
-        validateAdditionalItems(cxt, items);
-      }
-    };
-    function validateAdditionalItems(cxt, items) {
-      const { gen, schema, data, keyword, it } = cxt;
-      it.items = true;
-      const len = gen.const("len", (0, codegen_1._)`${data}.length`);
-      if (schema === false) {
-        cxt.setParams({ len: items.length });
-        cxt.pass((0, codegen_1._)`${len} <= ${items.length}`);
-      } else if (typeof schema == "object" && !(0, util_1.alwaysValidSchema)(it, schema)) {
-        const valid = gen.var("valid", (0, codegen_1._)`${len} <= ${items.length}`);
-        gen.if((0, codegen_1.not)(valid), () => validateItems(valid));
-        cxt.ok(valid);
-      }
-      function validateItems(valid) {
-        gen.forRange("i", items.length, len, (i) => {
-          cxt.subschema({ keyword, dataProp: i, dataPropType: util_1.Type.Num }, valid);
-          if (!it.allErrors)
-            gen.if((0, codegen_1.not)(valid), () => gen.break());
-        });
-      }
-    }
-    exports.validateAdditionalItems = validateAdditionalItems;
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/items.js
-var require_items = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/items.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.validateTuple = void 0;
-    var codegen_1 = require_codegen();
-    var util_1 = require_util9();
-    var code_1 = require_code2();
-    var def = {
-      keyword: "items",
-      type: "array",
-      schemaType: ["object", "array", "boolean"],
-      before: "uniqueItems",
-      code(cxt) {
-        const { schema, it } = cxt;
-        if (Array.isArray(schema))
-          return validateTuple(cxt, "additionalItems", schema);
-        it.items = true;
-        if ((0, util_1.alwaysValidSchema)(it, schema))
-          return;
-        cxt.ok((0, code_1.validateArray)(cxt));
-      }
-    };
-    function validateTuple(cxt, extraItems, schArr = cxt.schema) {
-      const { gen, parentSchema, data, keyword, it } = cxt;
-      checkStrictTuple(parentSchema);
-      if (it.opts.unevaluated && schArr.length && it.items !== true) {
-        it.items = util_1.mergeEvaluated.items(gen, schArr.length, it.items);
-      }
-      const valid = gen.name("valid");
-      const len = gen.const("len", (0, codegen_1._)`${data}.length`);
-      schArr.forEach((sch, i) => {
-        if ((0, util_1.alwaysValidSchema)(it, sch))
-          return;
-        gen.if((0, codegen_1._)`${len} > ${i}`, () => cxt.subschema({
-          keyword,
-          schemaProp: i,
-          dataProp: i
-        }, valid));
-        cxt.ok(valid);
-      });
-      function checkStrictTuple(sch) {
-        const { opts, errSchemaPath } = it;
-        const l = schArr.length;
-        const fullTuple = l === sch.minItems && (l === sch.maxItems || sch[extraItems] === false);
-        if (opts.strictTuples && !fullTuple) {
-          const msg = `"${keyword}" is ${l}-tuple, but minItems or maxItems/${extraItems} are not specified or different at path "${errSchemaPath}"`;
-          (0, util_1.checkStrictMode)(it, msg, opts.strictTuples);
-        }
-      }
-    }
-    exports.validateTuple = validateTuple;
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
-var require_prefixItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var items_1 = require_items();
-    var def = {
-      keyword: "prefixItems",
-      type: "array",
-      schemaType: ["array"],
-      before: "uniqueItems",
-      code: (cxt) => (0, items_1.validateTuple)(cxt, "items")
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/items2020.js
-var require_items2020 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var util_1 = require_util9();
-    var code_1 = require_code2();
-    var additionalItems_1 = require_additionalItems();
-    var error2 = {
-      message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
-      params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
-    };
-    var def = {
-      keyword: "items",
-      type: "array",
-      schemaType: ["object", "boolean"],
-      before: "uniqueItems",
-      error: error2,
-      code(cxt) {
-        const { schema, parentSchema, it } = cxt;
-        const { prefixItems } = parentSchema;
-        it.items = true;
-        if ((0, util_1.alwaysValidSchema)(it, schema))
-          return;
-        if (prefixItems)
-          (0, additionalItems_1.validateAdditionalItems)(cxt, prefixItems);
-        else
-          cxt.ok((0, code_1.validateArray)(cxt));
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/contains.js
-var require_contains = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var util_1 = require_util9();
-    var error2 = {
-      message: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1.str)`must contain at least ${min} valid item(s)` : (0, codegen_1.str)`must contain at least ${min} and no more than ${max} valid item(s)`,
-      params: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1._)`{minContains: ${min}}` : (0, codegen_1._)`{minContains: ${min}, maxContains: ${max}}`
-    };
-    var def = {
-      keyword: "contains",
-      type: "array",
-      schemaType: ["object", "boolean"],
-      before: "uniqueItems",
-      trackErrors: true,
-      error: error2,
-      code(cxt) {
-        const { gen, schema, parentSchema, data, it } = cxt;
-        let min;
-        let max;
-        const { minContains, maxContains } = parentSchema;
-        if (it.opts.next) {
-          min = minContains === void 0 ? 1 : minContains;
-          max = maxContains;
-        } else {
-          min = 1;
-        }
-        const len = gen.const("len", (0, codegen_1._)`${data}.length`);
-        cxt.setParams({ min, max });
-        if (max === void 0 && min === 0) {
-          (0, util_1.checkStrictMode)(it, `"minContains" == 0 without "maxContains": "contains" keyword ignored`);
-          return;
-        }
-        if (max !== void 0 && min > max) {
-          (0, util_1.checkStrictMode)(it, `"minContains" > "maxContains" is always invalid`);
-          cxt.fail();
-          return;
-        }
-        if ((0, util_1.alwaysValidSchema)(it, schema)) {
-          let cond = (0, codegen_1._)`${len} >= ${min}`;
-          if (max !== void 0)
-            cond = (0, codegen_1._)`${cond} && ${len} <= ${max}`;
-          cxt.pass(cond);
-          return;
-        }
-        it.items = true;
-        const valid = gen.name("valid");
-        if (max === void 0 && min === 1) {
-          validateItems(valid, () => gen.if(valid, () => gen.break()));
-        } else if (min === 0) {
-          gen.let(valid, true);
-          if (max !== void 0)
-            gen.if((0, codegen_1._)`${data}.length > 0`, validateItemsWithCount);
-        } else {
-          gen.let(valid, false);
-          validateItemsWithCount();
-        }
-        cxt.result(valid, () => cxt.reset());
-        function validateItemsWithCount() {
-          const schValid = gen.name("_valid");
-          const count = gen.let("count", 0);
-          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count)));
-        }
-        function validateItems(_valid, block) {
-          gen.forRange("i", 0, len, (i) => {
-            cxt.subschema({
-              keyword: "contains",
-              dataProp: i,
-              dataPropType: util_1.Type.Num,
-              compositeRule: true
-            }, _valid);
-            block();
-          });
-        }
-        function checkLimits(count) {
-          gen.code((0, codegen_1._)`${count}++`);
-          if (max === void 0) {
-            gen.if((0, codegen_1._)`${count} >= ${min}`, () => gen.assign(valid, true).break());
-          } else {
-            gen.if((0, codegen_1._)`${count} > ${max}`, () => gen.assign(valid, false).break());
-            if (min === 1)
-              gen.assign(valid, true);
-            else
-              gen.if((0, codegen_1._)`${count} >= ${min}`, () => gen.assign(valid, true));
-          }
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/dependencies.js
-var require_dependencies = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.validateSchemaDeps = exports.validatePropertyDeps = exports.error = void 0;
-    var codegen_1 = require_codegen();
-    var util_1 = require_util9();
-    var code_1 = require_code2();
-    exports.error = {
-      message: ({ params: { property: property2, depsCount, deps } }) => {
-        const property_ies = depsCount === 1 ? "property" : "properties";
-        return (0, codegen_1.str)`must have ${property_ies} ${deps} when property ${property2} is present`;
-      },
-      params: ({ params: { property: property2, depsCount, deps, missingProperty } }) => (0, codegen_1._)`{property: ${property2},
-    missingProperty: ${missingProperty},
-    depsCount: ${depsCount},
-    deps: ${deps}}`
-      // TODO change to reference
-    };
-    var def = {
-      keyword: "dependencies",
-      type: "object",
-      schemaType: "object",
-      error: exports.error,
-      code(cxt) {
-        const [propDeps, schDeps] = splitDependencies(cxt);
-        validatePropertyDeps(cxt, propDeps);
-        validateSchemaDeps(cxt, schDeps);
-      }
-    };
-    function splitDependencies({ schema }) {
-      const propertyDeps = {};
-      const schemaDeps = {};
-      for (const key in schema) {
-        if (key === "__proto__")
-          continue;
-        const deps = Array.isArray(schema[key]) ? propertyDeps : schemaDeps;
-        deps[key] = schema[key];
-      }
-      return [propertyDeps, schemaDeps];
-    }
-    function validatePropertyDeps(cxt, propertyDeps = cxt.schema) {
-      const { gen, data, it } = cxt;
-      if (Object.keys(propertyDeps).length === 0)
-        return;
-      const missing = gen.let("missing");
-      for (const prop in propertyDeps) {
-        const deps = propertyDeps[prop];
-        if (deps.length === 0)
-          continue;
-        const hasProperty = (0, code_1.propertyInData)(gen, data, prop, it.opts.ownProperties);
-        cxt.setParams({
-          property: prop,
-          depsCount: deps.length,
-          deps: deps.join(", ")
-        });
-        if (it.allErrors) {
-          gen.if(hasProperty, () => {
-            for (const depProp of deps) {
-              (0, code_1.checkReportMissingProp)(cxt, depProp);
-            }
-          });
-        } else {
-          gen.if((0, codegen_1._)`${hasProperty} && (${(0, code_1.checkMissingProp)(cxt, deps, missing)})`);
-          (0, code_1.reportMissingProp)(cxt, missing);
-          gen.else();
-        }
-      }
-    }
-    exports.validatePropertyDeps = validatePropertyDeps;
-    function validateSchemaDeps(cxt, schemaDeps = cxt.schema) {
-      const { gen, data, keyword, it } = cxt;
-      const valid = gen.name("valid");
-      for (const prop in schemaDeps) {
-        if ((0, util_1.alwaysValidSchema)(it, schemaDeps[prop]))
-          continue;
-        gen.if(
-          (0, code_1.propertyInData)(gen, data, prop, it.opts.ownProperties),
-          () => {
-            const schCxt = cxt.subschema({ keyword, schemaProp: prop }, valid);
-            cxt.mergeValidEvaluated(schCxt, valid);
-          },
-          () => gen.var(valid, true)
-          // TODO var
-        );
-        cxt.ok(valid);
-      }
-    }
-    exports.validateSchemaDeps = validateSchemaDeps;
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
-var require_propertyNames = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var util_1 = require_util9();
-    var error2 = {
-      message: "property name must be valid",
-      params: ({ params }) => (0, codegen_1._)`{propertyName: ${params.propertyName}}`
-    };
-    var def = {
-      keyword: "propertyNames",
-      type: "object",
-      schemaType: ["object", "boolean"],
-      error: error2,
-      code(cxt) {
-        const { gen, schema, data, it } = cxt;
-        if ((0, util_1.alwaysValidSchema)(it, schema))
-          return;
-        const valid = gen.name("valid");
-        gen.forIn("key", data, (key) => {
-          cxt.setParams({ propertyName: key });
-          cxt.subschema({
-            keyword: "propertyNames",
-            data: key,
-            dataTypes: ["string"],
-            propertyName: key,
-            compositeRule: true
-          }, valid);
-          gen.if((0, codegen_1.not)(valid), () => {
-            cxt.error(true);
-            if (!it.allErrors)
-              gen.break();
-          });
-        });
-        cxt.ok(valid);
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
-var require_additionalProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var code_1 = require_code2();
-    var codegen_1 = require_codegen();
-    var names_1 = require_names();
-    var util_1 = require_util9();
-    var error2 = {
-      message: "must NOT have additional properties",
-      params: ({ params }) => (0, codegen_1._)`{additionalProperty: ${params.additionalProperty}}`
-    };
-    var def = {
-      keyword: "additionalProperties",
-      type: ["object"],
-      schemaType: ["boolean", "object"],
-      allowUndefined: true,
-      trackErrors: true,
-      error: error2,
-      code(cxt) {
-        const { gen, schema, parentSchema, data, errsCount, it } = cxt;
-        if (!errsCount)
-          throw new Error("ajv implementation error");
-        const { allErrors, opts } = it;
-        it.props = true;
-        if (opts.removeAdditional !== "all" && (0, util_1.alwaysValidSchema)(it, schema))
-          return;
-        const props = (0, code_1.allSchemaProperties)(parentSchema.properties);
-        const patProps = (0, code_1.allSchemaProperties)(parentSchema.patternProperties);
-        checkAdditionalProperties();
-        cxt.ok((0, codegen_1._)`${errsCount} === ${names_1.default.errors}`);
-        function checkAdditionalProperties() {
-          gen.forIn("key", data, (key) => {
-            if (!props.length && !patProps.length)
-              additionalPropertyCode(key);
-            else
-              gen.if(isAdditional(key), () => additionalPropertyCode(key));
-          });
-        }
-        function isAdditional(key) {
-          let definedProp;
-          if (props.length > 8) {
-            const propsSchema = (0, util_1.schemaRefOrVal)(it, parentSchema.properties, "properties");
-            definedProp = (0, code_1.isOwnProperty)(gen, propsSchema, key);
-          } else if (props.length) {
-            definedProp = (0, codegen_1.or)(...props.map((p) => (0, codegen_1._)`${key} === ${p}`));
-          } else {
-            definedProp = codegen_1.nil;
-          }
-          if (patProps.length) {
-            definedProp = (0, codegen_1.or)(definedProp, ...patProps.map((p) => (0, codegen_1._)`${(0, code_1.usePattern)(cxt, p)}.test(${key})`));
-          }
-          return (0, codegen_1.not)(definedProp);
-        }
-        function deleteAdditional(key) {
-          gen.code((0, codegen_1._)`delete ${data}[${key}]`);
-        }
-        function additionalPropertyCode(key) {
-          if (opts.removeAdditional === "all" || opts.removeAdditional && schema === false) {
-            deleteAdditional(key);
-            return;
-          }
-          if (schema === false) {
-            cxt.setParams({ additionalProperty: key });
-            cxt.error();
-            if (!allErrors)
-              gen.break();
-            return;
-          }
-          if (typeof schema == "object" && !(0, util_1.alwaysValidSchema)(it, schema)) {
-            const valid = gen.name("valid");
-            if (opts.removeAdditional === "failing") {
-              applyAdditionalSchema(key, valid, false);
-              gen.if((0, codegen_1.not)(valid), () => {
-                cxt.reset();
-                deleteAdditional(key);
-              });
-            } else {
-              applyAdditionalSchema(key, valid);
-              if (!allErrors)
-                gen.if((0, codegen_1.not)(valid), () => gen.break());
-            }
-          }
-        }
-        function applyAdditionalSchema(key, valid, errors) {
-          const subschema = {
-            keyword: "additionalProperties",
-            dataProp: key,
-            dataPropType: util_1.Type.Str
-          };
-          if (errors === false) {
-            Object.assign(subschema, {
-              compositeRule: true,
-              createErrors: false,
-              allErrors: false
-            });
-          }
-          cxt.subschema(subschema, valid);
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/properties.js
-var require_properties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var validate_1 = require_validate();
-    var code_1 = require_code2();
-    var util_1 = require_util9();
-    var additionalProperties_1 = require_additionalProperties();
-    var def = {
-      keyword: "properties",
-      type: "object",
-      schemaType: "object",
-      code(cxt) {
-        const { gen, schema, parentSchema, data, it } = cxt;
-        if (it.opts.removeAdditional === "all" && parentSchema.additionalProperties === void 0) {
-          additionalProperties_1.default.code(new validate_1.KeywordCxt(it, additionalProperties_1.default, "additionalProperties"));
-        }
-        const allProps = (0, code_1.allSchemaProperties)(schema);
-        for (const prop of allProps) {
-          it.definedProperties.add(prop);
-        }
-        if (it.opts.unevaluated && allProps.length && it.props !== true) {
-          it.props = util_1.mergeEvaluated.props(gen, (0, util_1.toHash)(allProps), it.props);
-        }
-        const properties = allProps.filter((p) => !(0, util_1.alwaysValidSchema)(it, schema[p]));
-        if (properties.length === 0)
-          return;
-        const valid = gen.name("valid");
-        for (const prop of properties) {
-          if (hasDefault(prop)) {
-            applyPropertySchema(prop);
-          } else {
-            gen.if((0, code_1.propertyInData)(gen, data, prop, it.opts.ownProperties));
-            applyPropertySchema(prop);
-            if (!it.allErrors)
-              gen.else().var(valid, true);
-            gen.endIf();
-          }
-          cxt.it.definedProperties.add(prop);
-          cxt.ok(valid);
-        }
-        function hasDefault(prop) {
-          return it.opts.useDefaults && !it.compositeRule && schema[prop].default !== void 0;
-        }
-        function applyPropertySchema(prop) {
-          cxt.subschema({
-            keyword: "properties",
-            schemaProp: prop,
-            dataProp: prop
-          }, valid);
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
-var require_patternProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var code_1 = require_code2();
-    var codegen_1 = require_codegen();
-    var util_1 = require_util9();
-    var util_2 = require_util9();
-    var def = {
-      keyword: "patternProperties",
-      type: "object",
-      schemaType: "object",
-      code(cxt) {
-        const { gen, schema, data, parentSchema, it } = cxt;
-        const { opts } = it;
-        const patterns = (0, code_1.allSchemaProperties)(schema);
-        const alwaysValidPatterns = patterns.filter((p) => (0, util_1.alwaysValidSchema)(it, schema[p]));
-        if (patterns.length === 0 || alwaysValidPatterns.length === patterns.length && (!it.opts.unevaluated || it.props === true)) {
-          return;
-        }
-        const checkProperties = opts.strictSchema && !opts.allowMatchingProperties && parentSchema.properties;
-        const valid = gen.name("valid");
-        if (it.props !== true && !(it.props instanceof codegen_1.Name)) {
-          it.props = (0, util_2.evaluatedPropsToName)(gen, it.props);
-        }
-        const { props } = it;
-        validatePatternProperties();
-        function validatePatternProperties() {
-          for (const pat of patterns) {
-            if (checkProperties)
-              checkMatchingProperties(pat);
-            if (it.allErrors) {
-              validateProperties(pat);
-            } else {
-              gen.var(valid, true);
-              validateProperties(pat);
-              gen.if(valid);
-            }
-          }
-        }
-        function checkMatchingProperties(pat) {
-          for (const prop in checkProperties) {
-            if (new RegExp(pat).test(prop)) {
-              (0, util_1.checkStrictMode)(it, `property ${prop} matches pattern ${pat} (use allowMatchingProperties)`);
-            }
-          }
-        }
-        function validateProperties(pat) {
-          gen.forIn("key", data, (key) => {
-            gen.if((0, codegen_1._)`${(0, code_1.usePattern)(cxt, pat)}.test(${key})`, () => {
-              const alwaysValid = alwaysValidPatterns.includes(pat);
-              if (!alwaysValid) {
-                cxt.subschema({
-                  keyword: "patternProperties",
-                  schemaProp: pat,
-                  dataProp: key,
-                  dataPropType: util_2.Type.Str
-                }, valid);
-              }
-              if (it.opts.unevaluated && props !== true) {
-                gen.assign((0, codegen_1._)`${props}[${key}]`, true);
-              } else if (!alwaysValid && !it.allErrors) {
-                gen.if((0, codegen_1.not)(valid), () => gen.break());
-              }
-            });
-          });
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/not.js
-var require_not = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/not.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var util_1 = require_util9();
-    var def = {
-      keyword: "not",
-      schemaType: ["object", "boolean"],
-      trackErrors: true,
-      code(cxt) {
-        const { gen, schema, it } = cxt;
-        if ((0, util_1.alwaysValidSchema)(it, schema)) {
-          cxt.fail();
-          return;
-        }
-        const valid = gen.name("valid");
-        cxt.subschema({
-          keyword: "not",
-          compositeRule: true,
-          createErrors: false,
-          allErrors: false
-        }, valid);
-        cxt.failResult(valid, () => cxt.reset(), () => cxt.error());
-      },
-      error: { message: "must NOT be valid" }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/anyOf.js
-var require_anyOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var code_1 = require_code2();
-    var def = {
-      keyword: "anyOf",
-      schemaType: "array",
-      trackErrors: true,
-      code: code_1.validateUnion,
-      error: { message: "must match a schema in anyOf" }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/oneOf.js
-var require_oneOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var util_1 = require_util9();
-    var error2 = {
-      message: "must match exactly one schema in oneOf",
-      params: ({ params }) => (0, codegen_1._)`{passingSchemas: ${params.passing}}`
-    };
-    var def = {
-      keyword: "oneOf",
-      schemaType: "array",
-      trackErrors: true,
-      error: error2,
-      code(cxt) {
-        const { gen, schema, parentSchema, it } = cxt;
-        if (!Array.isArray(schema))
-          throw new Error("ajv implementation error");
-        if (it.opts.discriminator && parentSchema.discriminator)
-          return;
-        const schArr = schema;
-        const valid = gen.let("valid", false);
-        const passing = gen.let("passing", null);
-        const schValid = gen.name("_valid");
-        cxt.setParams({ passing });
-        gen.block(validateOneOf);
-        cxt.result(valid, () => cxt.reset(), () => cxt.error(true));
-        function validateOneOf() {
-          schArr.forEach((sch, i) => {
-            let schCxt;
-            if ((0, util_1.alwaysValidSchema)(it, sch)) {
-              gen.var(schValid, true);
-            } else {
-              schCxt = cxt.subschema({
-                keyword: "oneOf",
-                schemaProp: i,
-                compositeRule: true
-              }, schValid);
-            }
-            if (i > 0) {
-              gen.if((0, codegen_1._)`${schValid} && ${valid}`).assign(valid, false).assign(passing, (0, codegen_1._)`[${passing}, ${i}]`).else();
-            }
-            gen.if(schValid, () => {
-              gen.assign(valid, true);
-              gen.assign(passing, i);
-              if (schCxt)
-                cxt.mergeEvaluated(schCxt, codegen_1.Name);
-            });
-          });
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/allOf.js
-var require_allOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var util_1 = require_util9();
-    var def = {
-      keyword: "allOf",
-      schemaType: "array",
-      code(cxt) {
-        const { gen, schema, it } = cxt;
-        if (!Array.isArray(schema))
-          throw new Error("ajv implementation error");
-        const valid = gen.name("valid");
-        schema.forEach((sch, i) => {
-          if ((0, util_1.alwaysValidSchema)(it, sch))
-            return;
-          const schCxt = cxt.subschema({ keyword: "allOf", schemaProp: i }, valid);
-          cxt.ok(valid);
-          cxt.mergeEvaluated(schCxt);
-        });
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/if.js
-var require_if = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/if.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var util_1 = require_util9();
-    var error2 = {
-      message: ({ params }) => (0, codegen_1.str)`must match "${params.ifClause}" schema`,
-      params: ({ params }) => (0, codegen_1._)`{failingKeyword: ${params.ifClause}}`
-    };
-    var def = {
-      keyword: "if",
-      schemaType: ["object", "boolean"],
-      trackErrors: true,
-      error: error2,
-      code(cxt) {
-        const { gen, parentSchema, it } = cxt;
-        if (parentSchema.then === void 0 && parentSchema.else === void 0) {
-          (0, util_1.checkStrictMode)(it, '"if" without "then" and "else" is ignored');
-        }
-        const hasThen = hasSchema(it, "then");
-        const hasElse = hasSchema(it, "else");
-        if (!hasThen && !hasElse)
-          return;
-        const valid = gen.let("valid", true);
-        const schValid = gen.name("_valid");
-        validateIf();
-        cxt.reset();
-        if (hasThen && hasElse) {
-          const ifClause = gen.let("ifClause");
-          cxt.setParams({ ifClause });
-          gen.if(schValid, validateClause("then", ifClause), validateClause("else", ifClause));
-        } else if (hasThen) {
-          gen.if(schValid, validateClause("then"));
-        } else {
-          gen.if((0, codegen_1.not)(schValid), validateClause("else"));
-        }
-        cxt.pass(valid, () => cxt.error(true));
-        function validateIf() {
-          const schCxt = cxt.subschema({
-            keyword: "if",
-            compositeRule: true,
-            createErrors: false,
-            allErrors: false
-          }, schValid);
-          cxt.mergeEvaluated(schCxt);
-        }
-        function validateClause(keyword, ifClause) {
-          return () => {
-            const schCxt = cxt.subschema({ keyword }, schValid);
-            gen.assign(valid, schValid);
-            cxt.mergeValidEvaluated(schCxt, valid);
-            if (ifClause)
-              gen.assign(ifClause, (0, codegen_1._)`${keyword}`);
-            else
-              cxt.setParams({ ifClause: keyword });
-          };
-        }
-      }
-    };
-    function hasSchema(it, keyword) {
-      const schema = it.schema[keyword];
-      return schema !== void 0 && !(0, util_1.alwaysValidSchema)(it, schema);
-    }
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/thenElse.js
-var require_thenElse = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var util_1 = require_util9();
-    var def = {
-      keyword: ["then", "else"],
-      schemaType: ["object", "boolean"],
-      code({ keyword, parentSchema, it }) {
-        if (parentSchema.if === void 0)
-          (0, util_1.checkStrictMode)(it, `"${keyword}" without "if" is ignored`);
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/index.js
-var require_applicator = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var additionalItems_1 = require_additionalItems();
-    var prefixItems_1 = require_prefixItems();
-    var items_1 = require_items();
-    var items2020_1 = require_items2020();
-    var contains_1 = require_contains();
-    var dependencies_1 = require_dependencies();
-    var propertyNames_1 = require_propertyNames();
-    var additionalProperties_1 = require_additionalProperties();
-    var properties_1 = require_properties();
-    var patternProperties_1 = require_patternProperties();
-    var not_1 = require_not();
-    var anyOf_1 = require_anyOf();
-    var oneOf_1 = require_oneOf();
-    var allOf_1 = require_allOf();
-    var if_1 = require_if();
-    var thenElse_1 = require_thenElse();
-    function getApplicator(draft2020 = false) {
-      const applicator = [
-        // any
-        not_1.default,
-        anyOf_1.default,
-        oneOf_1.default,
-        allOf_1.default,
-        if_1.default,
-        thenElse_1.default,
-        // object
-        propertyNames_1.default,
-        additionalProperties_1.default,
-        dependencies_1.default,
-        properties_1.default,
-        patternProperties_1.default
-      ];
-      if (draft2020)
-        applicator.push(prefixItems_1.default, items2020_1.default);
-      else
-        applicator.push(additionalItems_1.default, items_1.default);
-      applicator.push(contains_1.default);
-      return applicator;
-    }
-    exports.default = getApplicator;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/format/format.js
-var require_format = __commonJS({
-  "node_modules/ajv/dist/vocabularies/format/format.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var error2 = {
-      message: ({ schemaCode }) => (0, codegen_1.str)`must match format "${schemaCode}"`,
-      params: ({ schemaCode }) => (0, codegen_1._)`{format: ${schemaCode}}`
-    };
-    var def = {
-      keyword: "format",
-      type: ["number", "string"],
-      schemaType: "string",
-      $data: true,
-      error: error2,
-      code(cxt, ruleType) {
-        const { gen, data, $data, schema, schemaCode, it } = cxt;
-        const { opts, errSchemaPath, schemaEnv, self: self2 } = it;
-        if (!opts.validateFormats)
-          return;
-        if ($data)
-          validate$DataFormat();
-        else
-          validateFormat();
-        function validate$DataFormat() {
-          const fmts = gen.scopeValue("formats", {
-            ref: self2.formats,
-            code: opts.code.formats
-          });
-          const fDef = gen.const("fDef", (0, codegen_1._)`${fmts}[${schemaCode}]`);
-          const fType = gen.let("fType");
-          const format = gen.let("format");
-          gen.if((0, codegen_1._)`typeof ${fDef} == "object" && !(${fDef} instanceof RegExp)`, () => gen.assign(fType, (0, codegen_1._)`${fDef}.type || "string"`).assign(format, (0, codegen_1._)`${fDef}.validate`), () => gen.assign(fType, (0, codegen_1._)`"string"`).assign(format, fDef));
-          cxt.fail$data((0, codegen_1.or)(unknownFmt(), invalidFmt()));
-          function unknownFmt() {
-            if (opts.strictSchema === false)
-              return codegen_1.nil;
-            return (0, codegen_1._)`${schemaCode} && !${format}`;
-          }
-          function invalidFmt() {
-            const callFormat = schemaEnv.$async ? (0, codegen_1._)`(${fDef}.async ? await ${format}(${data}) : ${format}(${data}))` : (0, codegen_1._)`${format}(${data})`;
-            const validData = (0, codegen_1._)`(typeof ${format} == "function" ? ${callFormat} : ${format}.test(${data}))`;
-            return (0, codegen_1._)`${format} && ${format} !== true && ${fType} === ${ruleType} && !${validData}`;
-          }
-        }
-        function validateFormat() {
-          const formatDef = self2.formats[schema];
-          if (!formatDef) {
-            unknownFormat();
-            return;
-          }
-          if (formatDef === true)
-            return;
-          const [fmtType, format, fmtRef] = getFormat(formatDef);
-          if (fmtType === ruleType)
-            cxt.pass(validCondition());
-          function unknownFormat() {
-            if (opts.strictSchema === false) {
-              self2.logger.warn(unknownMsg());
-              return;
-            }
-            throw new Error(unknownMsg());
-            function unknownMsg() {
-              return `unknown format "${schema}" ignored in schema at path "${errSchemaPath}"`;
-            }
-          }
-          function getFormat(fmtDef) {
-            const code = fmtDef instanceof RegExp ? (0, codegen_1.regexpCode)(fmtDef) : opts.code.formats ? (0, codegen_1._)`${opts.code.formats}${(0, codegen_1.getProperty)(schema)}` : void 0;
-            const fmt2 = gen.scopeValue("formats", { key: schema, ref: fmtDef, code });
-            if (typeof fmtDef == "object" && !(fmtDef instanceof RegExp)) {
-              return [fmtDef.type || "string", fmtDef.validate, (0, codegen_1._)`${fmt2}.validate`];
-            }
-            return ["string", fmtDef, fmt2];
-          }
-          function validCondition() {
-            if (typeof formatDef == "object" && !(formatDef instanceof RegExp) && formatDef.async) {
-              if (!schemaEnv.$async)
-                throw new Error("async format in sync schema");
-              return (0, codegen_1._)`await ${fmtRef}(${data})`;
-            }
-            return typeof format == "function" ? (0, codegen_1._)`${fmtRef}(${data})` : (0, codegen_1._)`${fmtRef}.test(${data})`;
-          }
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/format/index.js
-var require_format2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/format/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var format_1 = require_format();
-    var format = [format_1.default];
-    exports.default = format;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/metadata.js
-var require_metadata = __commonJS({
-  "node_modules/ajv/dist/vocabularies/metadata.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.contentVocabulary = exports.metadataVocabulary = void 0;
-    exports.metadataVocabulary = [
-      "title",
-      "description",
-      "default",
-      "deprecated",
-      "readOnly",
-      "writeOnly",
-      "examples"
-    ];
-    exports.contentVocabulary = [
-      "contentMediaType",
-      "contentEncoding",
-      "contentSchema"
-    ];
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/draft7.js
-var require_draft7 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/draft7.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var core_1 = require_core2();
-    var validation_1 = require_validation();
-    var applicator_1 = require_applicator();
-    var format_1 = require_format2();
-    var metadata_1 = require_metadata();
-    var draft7Vocabularies = [
-      core_1.default,
-      validation_1.default,
-      (0, applicator_1.default)(),
-      format_1.default,
-      metadata_1.metadataVocabulary,
-      metadata_1.contentVocabulary
-    ];
-    exports.default = draft7Vocabularies;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/discriminator/types.js
-var require_types = __commonJS({
-  "node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.DiscrError = void 0;
-    var DiscrError;
-    (function(DiscrError2) {
-      DiscrError2["Tag"] = "tag";
-      DiscrError2["Mapping"] = "mapping";
-    })(DiscrError || (exports.DiscrError = DiscrError = {}));
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/discriminator/index.js
-var require_discriminator = __commonJS({
-  "node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var types_1 = require_types();
-    var compile_1 = require_compile();
-    var ref_error_1 = require_ref_error();
-    var util_1 = require_util9();
-    var error2 = {
-      message: ({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag ? `tag "${tagName}" must be string` : `value of tag "${tagName}" must be in oneOf`,
-      params: ({ params: { discrError, tag, tagName } }) => (0, codegen_1._)`{error: ${discrError}, tag: ${tagName}, tagValue: ${tag}}`
-    };
-    var def = {
-      keyword: "discriminator",
-      type: "object",
-      schemaType: "object",
-      error: error2,
-      code(cxt) {
-        const { gen, data, schema, parentSchema, it } = cxt;
-        const { oneOf } = parentSchema;
-        if (!it.opts.discriminator) {
-          throw new Error("discriminator: requires discriminator option");
-        }
-        const tagName = schema.propertyName;
-        if (typeof tagName != "string")
-          throw new Error("discriminator: requires propertyName");
-        if (schema.mapping)
-          throw new Error("discriminator: mapping is not supported");
-        if (!oneOf)
-          throw new Error("discriminator: requires oneOf keyword");
-        const valid = gen.let("valid", false);
-        const tag = gen.const("tag", (0, codegen_1._)`${data}${(0, codegen_1.getProperty)(tagName)}`);
-        gen.if((0, codegen_1._)`typeof ${tag} == "string"`, () => validateMapping(), () => cxt.error(false, { discrError: types_1.DiscrError.Tag, tag, tagName }));
-        cxt.ok(valid);
-        function validateMapping() {
-          const mapping = getMapping();
-          gen.if(false);
-          for (const tagValue in mapping) {
-            gen.elseIf((0, codegen_1._)`${tag} === ${tagValue}`);
-            gen.assign(valid, applyTagSchema(mapping[tagValue]));
-          }
-          gen.else();
-          cxt.error(false, { discrError: types_1.DiscrError.Mapping, tag, tagName });
-          gen.endIf();
-        }
-        function applyTagSchema(schemaProp) {
-          const _valid = gen.name("valid");
-          const schCxt = cxt.subschema({ keyword: "oneOf", schemaProp }, _valid);
-          cxt.mergeEvaluated(schCxt, codegen_1.Name);
-          return _valid;
-        }
-        function getMapping() {
-          var _a;
-          const oneOfMapping = {};
-          const topRequired = hasRequired(parentSchema);
-          let tagRequired = true;
-          for (let i = 0; i < oneOf.length; i++) {
-            let sch = oneOf[i];
-            if ((sch === null || sch === void 0 ? void 0 : sch.$ref) && !(0, util_1.schemaHasRulesButRef)(sch, it.self.RULES)) {
-              const ref = sch.$ref;
-              sch = compile_1.resolveRef.call(it.self, it.schemaEnv.root, it.baseId, ref);
-              if (sch instanceof compile_1.SchemaEnv)
-                sch = sch.schema;
-              if (sch === void 0)
-                throw new ref_error_1.default(it.opts.uriResolver, it.baseId, ref);
-            }
-            const propSch = (_a = sch === null || sch === void 0 ? void 0 : sch.properties) === null || _a === void 0 ? void 0 : _a[tagName];
-            if (typeof propSch != "object") {
-              throw new Error(`discriminator: oneOf subschemas (or referenced schemas) must have "properties/${tagName}"`);
-            }
-            tagRequired = tagRequired && (topRequired || hasRequired(sch));
-            addMappings(propSch, i);
-          }
-          if (!tagRequired)
-            throw new Error(`discriminator: "${tagName}" must be required`);
-          return oneOfMapping;
-          function hasRequired({ required }) {
-            return Array.isArray(required) && required.includes(tagName);
-          }
-          function addMappings(sch, i) {
-            if (sch.const) {
-              addMapping(sch.const, i);
-            } else if (sch.enum) {
-              for (const tagValue of sch.enum) {
-                addMapping(tagValue, i);
-              }
-            } else {
-              throw new Error(`discriminator: "properties/${tagName}" must have "const" or "enum"`);
-            }
-          }
-          function addMapping(tagValue, i) {
-            if (typeof tagValue != "string" || tagValue in oneOfMapping) {
-              throw new Error(`discriminator: "${tagName}" values must be unique strings`);
-            }
-            oneOfMapping[tagValue] = i;
-          }
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/refs/json-schema-draft-07.json
-var require_json_schema_draft_07 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports, module) {
-    module.exports = {
-      $schema: "http://json-schema.org/draft-07/schema#",
-      $id: "http://json-schema.org/draft-07/schema#",
-      title: "Core schema meta-schema",
-      definitions: {
-        schemaArray: {
-          type: "array",
-          minItems: 1,
-          items: { $ref: "#" }
-        },
-        nonNegativeInteger: {
-          type: "integer",
-          minimum: 0
-        },
-        nonNegativeIntegerDefault0: {
-          allOf: [{ $ref: "#/definitions/nonNegativeInteger" }, { default: 0 }]
-        },
-        simpleTypes: {
-          enum: ["array", "boolean", "integer", "null", "number", "object", "string"]
-        },
-        stringArray: {
-          type: "array",
-          items: { type: "string" },
-          uniqueItems: true,
-          default: []
-        }
-      },
-      type: ["object", "boolean"],
-      properties: {
-        $id: {
-          type: "string",
-          format: "uri-reference"
-        },
-        $schema: {
-          type: "string",
-          format: "uri"
-        },
-        $ref: {
-          type: "string",
-          format: "uri-reference"
-        },
-        $comment: {
-          type: "string"
-        },
-        title: {
-          type: "string"
-        },
-        description: {
-          type: "string"
-        },
-        default: true,
-        readOnly: {
-          type: "boolean",
-          default: false
-        },
-        examples: {
-          type: "array",
-          items: true
-        },
-        multipleOf: {
-          type: "number",
-          exclusiveMinimum: 0
-        },
-        maximum: {
-          type: "number"
-        },
-        exclusiveMaximum: {
-          type: "number"
-        },
-        minimum: {
-          type: "number"
-        },
-        exclusiveMinimum: {
-          type: "number"
-        },
-        maxLength: { $ref: "#/definitions/nonNegativeInteger" },
-        minLength: { $ref: "#/definitions/nonNegativeIntegerDefault0" },
-        pattern: {
-          type: "string",
-          format: "regex"
-        },
-        additionalItems: { $ref: "#" },
-        items: {
-          anyOf: [{ $ref: "#" }, { $ref: "#/definitions/schemaArray" }],
-          default: true
-        },
-        maxItems: { $ref: "#/definitions/nonNegativeInteger" },
-        minItems: { $ref: "#/definitions/nonNegativeIntegerDefault0" },
-        uniqueItems: {
-          type: "boolean",
-          default: false
-        },
-        contains: { $ref: "#" },
-        maxProperties: { $ref: "#/definitions/nonNegativeInteger" },
-        minProperties: { $ref: "#/definitions/nonNegativeIntegerDefault0" },
-        required: { $ref: "#/definitions/stringArray" },
-        additionalProperties: { $ref: "#" },
-        definitions: {
-          type: "object",
-          additionalProperties: { $ref: "#" },
-          default: {}
-        },
-        properties: {
-          type: "object",
-          additionalProperties: { $ref: "#" },
-          default: {}
-        },
-        patternProperties: {
-          type: "object",
-          additionalProperties: { $ref: "#" },
-          propertyNames: { format: "regex" },
-          default: {}
-        },
-        dependencies: {
-          type: "object",
-          additionalProperties: {
-            anyOf: [{ $ref: "#" }, { $ref: "#/definitions/stringArray" }]
-          }
-        },
-        propertyNames: { $ref: "#" },
-        const: true,
-        enum: {
-          type: "array",
-          items: true,
-          minItems: 1,
-          uniqueItems: true
-        },
-        type: {
-          anyOf: [
-            { $ref: "#/definitions/simpleTypes" },
-            {
-              type: "array",
-              items: { $ref: "#/definitions/simpleTypes" },
-              minItems: 1,
-              uniqueItems: true
-            }
-          ]
-        },
-        format: { type: "string" },
-        contentMediaType: { type: "string" },
-        contentEncoding: { type: "string" },
-        if: { $ref: "#" },
-        then: { $ref: "#" },
-        else: { $ref: "#" },
-        allOf: { $ref: "#/definitions/schemaArray" },
-        anyOf: { $ref: "#/definitions/schemaArray" },
-        oneOf: { $ref: "#/definitions/schemaArray" },
-        not: { $ref: "#" }
-      },
-      default: true
-    };
-  }
-});
-
-// node_modules/ajv/dist/ajv.js
-var require_ajv = __commonJS({
-  "node_modules/ajv/dist/ajv.js"(exports, module) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv = void 0;
-    var core_1 = require_core();
-    var draft7_1 = require_draft7();
-    var discriminator_1 = require_discriminator();
-    var draft7MetaSchema = require_json_schema_draft_07();
-    var META_SUPPORT_DATA = ["/properties"];
-    var META_SCHEMA_ID = "http://json-schema.org/draft-07/schema";
-    var Ajv5 = class extends core_1.default {
-      _addVocabularies() {
-        super._addVocabularies();
-        draft7_1.default.forEach((v) => this.addVocabulary(v));
-        if (this.opts.discriminator)
-          this.addKeyword(discriminator_1.default);
-      }
-      _addDefaultMetaSchema() {
-        super._addDefaultMetaSchema();
-        if (!this.opts.meta)
-          return;
-        const metaSchema = this.opts.$data ? this.$dataMetaSchema(draft7MetaSchema, META_SUPPORT_DATA) : draft7MetaSchema;
-        this.addMetaSchema(metaSchema, META_SCHEMA_ID, false);
-        this.refs["http://json-schema.org/schema"] = META_SCHEMA_ID;
-      }
-      defaultMeta() {
-        return this.opts.defaultMeta = super.defaultMeta() || (this.getSchema(META_SCHEMA_ID) ? META_SCHEMA_ID : void 0);
-      }
-    };
-    exports.Ajv = Ajv5;
-    module.exports = exports = Ajv5;
-    module.exports.Ajv = Ajv5;
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.default = Ajv5;
-    var validate_1 = require_validate();
-    Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: function() {
-      return validate_1.KeywordCxt;
-    } });
-    var codegen_1 = require_codegen();
-    Object.defineProperty(exports, "_", { enumerable: true, get: function() {
-      return codegen_1._;
-    } });
-    Object.defineProperty(exports, "str", { enumerable: true, get: function() {
-      return codegen_1.str;
-    } });
-    Object.defineProperty(exports, "stringify", { enumerable: true, get: function() {
-      return codegen_1.stringify;
-    } });
-    Object.defineProperty(exports, "nil", { enumerable: true, get: function() {
-      return codegen_1.nil;
-    } });
-    Object.defineProperty(exports, "Name", { enumerable: true, get: function() {
-      return codegen_1.Name;
-    } });
-    Object.defineProperty(exports, "CodeGen", { enumerable: true, get: function() {
-      return codegen_1.CodeGen;
-    } });
-    var validation_error_1 = require_validation_error();
-    Object.defineProperty(exports, "ValidationError", { enumerable: true, get: function() {
-      return validation_error_1.default;
-    } });
-    var ref_error_1 = require_ref_error();
-    Object.defineProperty(exports, "MissingRefError", { enumerable: true, get: function() {
-      return ref_error_1.default;
-    } });
+// src/shared/ajv-module.bundled.ts
+import { createRequire } from "node:module";
+function ajvClasses() {
+  return createRequire(import.meta.url)("./ajv.cjs");
+}
+var init_ajv_module_bundled = __esm({
+  "src/shared/ajv-module.bundled.ts"() {
   }
 });
 
@@ -30206,6 +23340,10 @@ var init_results_schema = __esm({
               minItems: 1,
               items: { type: "string" }
             },
+            sent: {
+              description: "What the target sent for this case, as text, scrubbed of the run's secrets and whole: a model target's model and each message as rendered (`model: gpt-4o-mini`, then `[system]`, `[user]` each over its content), an http target's method, URL and body (not its headers), a command's arguments as a shell would read them. With trials, that of the trial output is from. Absent for a function target, a case whose templates could not be filled in, and in artifacts of evalgates before it was recorded.",
+              type: "string"
+            },
             trials: {
               description: "Every trial of the case, in order, when the suite ran more than one per case; absent for a single trial. output and error above come from the first trial whose verdict is the case's.",
               type: "array",
@@ -30285,6 +23423,10 @@ var init_results_schema = __esm({
           properties: {
             evaluator: {
               description: "The evaluator's id.",
+              type: "string"
+            },
+            sent: {
+              description: "What the target sent for this trial (see the case's sent); absent when it says nothing.",
               type: "string"
             },
             score: {
@@ -30628,6 +23770,10 @@ var init_results_schema = __esm({
                 }
               }
             },
+            noInterval: {
+              type: "string",
+              description: "Why ci is null although delta is not: the paired cases are too few for the row's test to reject anything (5 or fewer at 95%), so its interval would only be the largest change seen on each side. Only in evals compare --format json; absent otherwise."
+            },
             sd: {
               type: ["number", "null"],
               description: "Standard deviation of the paired differences; null when not computed."
@@ -30727,6 +23873,10 @@ var init_results_schema = __esm({
                   description: "Upper bound."
                 }
               }
+            },
+            noInterval: {
+              type: "string",
+              description: "Why ci is null although delta is not: the paired cases are too few for the row's test to reject anything (5 or fewer at 95%), so its interval would only be the largest change seen on each side. Only in evals compare --format json; absent otherwise."
             },
             sd: {
               type: ["number", "null"],
@@ -31241,7 +24391,8 @@ var init_is_record = __esm({
 function schemas(allErrors) {
   let instance = allErrors ? ajv : firstOnly;
   if (!instance) {
-    instance = new import_ajv.Ajv({ allErrors, strict: true, strictTypes: false, verbose: true });
+    const { Ajv: AjvClass } = ajvClasses();
+    instance = new AjvClass({ allErrors, strict: true, strictTypes: false, verbose: true });
     instance.addFormat(
       "date-time",
       (text2) => DATE_TIME.test(text2) && !Number.isNaN(Date.parse(text2))
@@ -31371,11 +24522,11 @@ function foundValue(value) {
   }
   return value === void 0 ? "nothing" : "an object";
 }
-var import_ajv, ARTIFACT_SCHEMA_VERSION, DATE_TIME, ajv, firstOnly, compiled, COLLECTED_PROBLEMS, LISTED_PROBLEMS, ELEMENTS;
+var ARTIFACT_SCHEMA_VERSION, DATE_TIME, ajv, firstOnly, compiled, COLLECTED_PROBLEMS, LISTED_PROBLEMS, ELEMENTS;
 var init_schema = __esm({
   "src/artifact/schema.ts"() {
     "use strict";
-    import_ajv = __toESM(require_ajv(), 1);
+    init_ajv_module_bundled();
     init_results_schema();
     init_is_record();
     ARTIFACT_SCHEMA_VERSION = 1;
@@ -31400,9 +24551,9 @@ var init_string_width_module_bundled = __esm({
 });
 
 // src/shared/text-table.ts
-import { createRequire } from "node:module";
+import { createRequire as createRequire2 } from "node:module";
 function stringWidth(text2) {
-  loadedStringWidth ??= createRequire(import.meta.url)(STRING_WIDTH_MODULE).default;
+  loadedStringWidth ??= createRequire2(import.meta.url)(STRING_WIDTH_MODULE).default;
   return loadedStringWidth(text2);
 }
 function graphemesOf(text2) {
@@ -31595,7 +24746,12 @@ function segment(key) {
 }
 function unknownFieldsNote(name, writtenBy, own, unknown) {
   const count = unknown.fields.size;
-  if (count === 0) return null;
+  const old = unknown.oldComparison === true ? `${printable(name)}: its comparison with a baseline, recorded by evalgate ${printable(shortVersion(writtenBy))} in the shape used before 2026-11-26, was ignored (this evalgate does not read that shape); its results are read as usual, and evals compare BASE ${printable(name)} compares them again` : null;
+  if (count === 0) return old;
+  const fieldsNote = unknownNote(name, writtenBy, own, unknown, count);
+  return old === null ? fieldsNote : `${fieldsNote}; ${old}`;
+}
+function unknownNote(name, writtenBy, own, unknown, count) {
   const listed4 = [...unknown.fields].sort().slice(0, LISTED_UNKNOWN).join(", ");
   const more = count > LISTED_UNKNOWN ? ", \u2026" : "";
   const fields = `${unknown.all ? count : `${count} or more`} field${count === 1 && unknown.all ? "" : "s"}`;
@@ -31603,8 +24759,11 @@ function unknownFieldsNote(name, writtenBy, own, unknown) {
   return `${printable(name)} ${writtenByText(writtenBy, own)}: ${fields} it does not know ${were} ignored (${printable(listed4)}${more})`;
 }
 function writtenByText(writtenBy, own) {
-  const shown3 = printable(writtenBy.length > 40 ? `${writtenBy.slice(0, 40)}\u2026` : writtenBy);
+  const shown3 = printable(shortVersion(writtenBy));
   return isNewerVersion(writtenBy, own) ? `was written by evalgate ${shown3}, newer than this one (${own})` : `says it was written by evalgate ${shown3}, not newer than this one (${own})`;
+}
+function shortVersion(version) {
+  return version.length > 40 ? `${version.slice(0, 40)}\u2026` : version;
 }
 function isNewerVersion(a, b) {
   const pa = parseVersion(a);
@@ -32032,14 +25191,70 @@ function dropDamagedComparison(value, mode) {
   if (!isRecord(value) || value.comparison === void 0 || isExactlyValid("results", value)) {
     return void 0;
   }
-  const { comparison: _dropped, ...rest } = value;
+  const { comparison: dropped, ...rest } = value;
   if (artifactProblems(rest, mode).problems.length > 0) return void 0;
   const found2 = artifactProblems(value, mode);
   delete value.comparison;
-  return listProblems({ problems: found2.problems.map(problemText), all: found2.all });
+  return {
+    problems: listProblems({ problems: found2.problems.map(problemText), all: found2.all }),
+    baseline: salvagedBaseline(isRecord(dropped) ? dropped.base : void 0)
+  };
+}
+function salvagedBaseline(base) {
+  if (!isRecord(base)) return { lost: "its base, which names the baseline, is damaged too" };
+  const { path, config, startedAt, git: git2 } = base;
+  if (typeof path !== "string" || path === "") {
+    return { lost: "its base.path, the baseline file, is damaged or missing" };
+  }
+  const damaged = [
+    typeof config === "string" ? [] : ["base.config"],
+    typeof startedAt === "string" ? [] : ["base.startedAt"],
+    git2 === null || isCommit(git2) ? [] : ["base.git"]
+  ].flat();
+  if (damaged.length > 0) {
+    return {
+      lost: `it names ${path}, but ${damaged.join(" and ")}, which say${damaged.length === 1 ? "s" : ""} which run that file held, ${damaged.length === 1 ? "is" : "are"} damaged, so the file cannot be checked to be the run the interrupted one compared with`
+    };
+  }
+  return {
+    recorded: {
+      path,
+      identity: {
+        config,
+        startedAt,
+        git: isCommit(git2) ? { sha: git2.sha, ref: git2.ref } : null
+      }
+    }
+  };
+}
+function isCommit(value) {
+  if (!isRecord(value)) return false;
+  const { sha, ref } = value;
+  return (sha === null || typeof sha === "string") && (ref === null || typeof ref === "string");
 }
 var init_damaged_comparison = __esm({
   "src/artifact/damaged-comparison.ts"() {
+    "use strict";
+    init_is_record();
+    init_schema();
+  }
+});
+
+// src/artifact/old-comparison.ts
+function dropOldComparison(value, mode) {
+  if (!isRecord(value) || !isOldComparison(value.comparison)) return false;
+  const { comparison: _old, ...rest } = value;
+  if (artifactProblems(rest, mode).problems.length > 0) return false;
+  delete value.comparison;
+  return true;
+}
+function isOldComparison(comparison) {
+  if (!isRecord(comparison) || "family" in comparison) return false;
+  const settings = comparison.settings;
+  return isRecord(settings) && typeof settings.iterations === "number" && !("resamples" in settings) && Array.isArray(comparison.runs);
+}
+var init_old_comparison = __esm({
+  "src/artifact/old-comparison.ts"() {
     "use strict";
     init_is_record();
     init_schema();
@@ -32295,6 +25510,7 @@ function inMemory(path, reading) {
   };
 }
 function check(value, reading, text2, toFileLine) {
+  if (dropOldComparison(value, reading.mode)) reading.unknown.oldComparison = true;
   if (reading.dropComparison)
     reading.droppedComparison ??= dropDamagedComparison(value, reading.mode);
   validate("results", value, reading, text2, toFileLine, "");
@@ -32332,6 +25548,7 @@ var init_read = __esm({
     init_schema();
     init_unknown_fields();
     init_damaged_comparison();
+    init_old_comparison();
     init_regular_file();
     init_read_errors();
     RUNS_OPEN = '  "runs": [';
@@ -32916,34 +26133,34 @@ var require_yauzl = __commonJS({
     exports.LocalFileHeader = LocalFileHeader;
     exports.RandomAccessReader = RandomAccessReader;
     function openPromise(path, options2) {
-      return new Promise((resolve29, reject) => {
+      return new Promise((resolve30, reject) => {
         open6(path, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve29(zipfile);
+          resolve30(zipfile);
         });
       });
     }
     function fromFdPromise(fd, options2) {
-      return new Promise((resolve29, reject) => {
+      return new Promise((resolve30, reject) => {
         fromFd(fd, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve29(zipfile);
+          resolve30(zipfile);
         });
       });
     }
     function fromBufferPromise2(buffer, options2) {
-      return new Promise((resolve29, reject) => {
+      return new Promise((resolve30, reject) => {
         fromBuffer(buffer, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve29(zipfile);
+          resolve30(zipfile);
         });
       });
     }
     function fromRandomAccessReaderPromise(reader, totalSize, options2) {
-      return new Promise((resolve29, reject) => {
+      return new Promise((resolve30, reject) => {
         fromRandomAccessReader(reader, totalSize, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve29(zipfile);
+          resolve30(zipfile);
         });
       });
     }
@@ -33227,15 +26444,15 @@ var require_yauzl = __commonJS({
         if (self2.autoClose) self2.close();
       }
       function onEntry(entry) {
-        let { resolve: resolve29 } = pendingResolveReject;
+        let { resolve: resolve30 } = pendingResolveReject;
         pendingResolveReject = null;
-        resolve29({ value: entry });
+        resolve30({ value: entry });
       }
       function onEnd() {
-        let { resolve: resolve29 } = pendingResolveReject;
+        let { resolve: resolve30 } = pendingResolveReject;
         pendingResolveReject = null;
         cleanup();
-        resolve29({ done: true });
+        resolve30({ done: true });
       }
       function onError(err) {
         let { reject } = pendingResolveReject;
@@ -33248,9 +26465,9 @@ var require_yauzl = __commonJS({
           return this;
         },
         next() {
-          const promise = new Promise((resolve29, reject) => {
+          const promise = new Promise((resolve30, reject) => {
             if (pendingResolveReject != null) throw new Error("next() called before previous Promise was resolved.");
-            pendingResolveReject = { resolve: resolve29, reject };
+            pendingResolveReject = { resolve: resolve30, reject };
           });
           self2.readEntry();
           return promise;
@@ -33439,26 +26656,26 @@ var require_yauzl = __commonJS({
       });
     };
     ZipFile.prototype.openReadStreamPromise = function(entry, options2) {
-      return new Promise((resolve29, reject) => {
+      return new Promise((resolve30, reject) => {
         this.openReadStream(entry, options2, function(err, readStream) {
           if (err) return reject(err);
-          resolve29(readStream);
+          resolve30(readStream);
         });
       });
     };
     ZipFile.prototype.openReadStreamLowLevelPromise = function(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize) {
-      return new Promise((resolve29, reject) => {
+      return new Promise((resolve30, reject) => {
         this.openReadStream(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize, function(err, readStream) {
           if (err) return reject(err);
-          resolve29(readStream);
+          resolve30(readStream);
         });
       });
     };
     ZipFile.prototype.readLocalFileHeaderPromise = function(entry, options2) {
-      return new Promise((resolve29, reject) => {
+      return new Promise((resolve30, reject) => {
         this.readLocalFileHeader(entry, options2, function(err, localFileHeader) {
           if (err) return reject(err);
-          resolve29(localFileHeader);
+          resolve30(localFileHeader);
         });
       });
     };
@@ -33770,8 +26987,8 @@ function describeValue(value, scrub = same) {
   if (value === void 0) text2 = "nothing";
   else if (typeof value === "string") text2 = JSON.stringify(value);
   else if (value instanceof Uint8Array) text2 = binaryData(value);
-  else if (Array.isArray(value)) text2 = `an array ${safeJson(value)}`;
-  else if (value !== null && typeof value === "object") text2 = objectText(value);
+  else if (Array.isArray(value)) text2 = `an array ${safeJson(value, scrub)}`;
+  else if (value !== null && typeof value === "object") text2 = objectText(value, scrub);
   else if (typeof value === "bigint") text2 = `${value}n`;
   else if (typeof value === "number") text2 = String(value);
   else if (typeof value === "symbol" || typeof value === "function") text2 = `a ${typeof value}`;
@@ -33782,9 +26999,9 @@ function describeValue(value, scrub = same) {
 function same(text2) {
   return text2;
 }
-function objectText(value) {
+function objectText(value, scrub) {
   const proto = Object.getPrototypeOf(value);
-  if (proto === Object.prototype || proto === null) return `an object ${safeJson(value)}`;
+  if (proto === Object.prototype || proto === null) return `an object ${safeJson(value, scrub)}`;
   const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
   if (value instanceof Map) return `a Map of ${count(value.size, "entry", "entries")}`;
   if (value instanceof Set) return `a Set of ${count(value.size, "value", "values")}`;
@@ -33794,27 +27011,28 @@ function objectText(value) {
   const tag = value[Symbol.toStringTag];
   const named2 = typeof tag === "string" ? tag : value.constructor?.name;
   if (typeof named2 !== "string" || named2 === "" || named2 === "Object") {
-    return `an object ${safeJson(value)}`;
+    return `an object ${safeJson(value, scrub)}`;
   }
   const article = /^[AEIOU]/i.test(named2) ? "an" : "a";
-  const fields = typeof tag === "string" ? "{}" : safeJson(value);
+  const fields = typeof tag === "string" ? "{}" : safeJson(value, scrub);
   return fields === "{}" ? `${article} ${named2}` : `${article} ${named2} ${fields}`;
 }
-function safeJson(value, room = 100) {
+function safeJson(value, scrub, room = 100) {
   try {
     if (value instanceof Uint8Array) return binaryData(value);
     if (Array.isArray(value)) {
-      return bounded("[", "]", value, room, (item, left) => safeJson(item, left));
+      return bounded("[", "]", value, room, (item, left) => safeJson(item, scrub, left));
     }
     if (value !== null && typeof value === "object") {
       const record3 = value;
       return bounded("{", "}", Object.keys(record3), room, (key, left) => {
         const name = JSON.stringify(key);
-        return `${name}:${safeJson(record3[key], left - name.length - 1)}`;
+        return `${name}:${safeJson(record3[key], scrub, left - name.length - 1)}`;
       });
     }
-    if (typeof value === "string" && value.length > room) {
-      return `${JSON.stringify(value.slice(0, room))}...`;
+    if (typeof value === "string") {
+      const clean = scrub(value);
+      return clean.length > room ? `${JSON.stringify(clean.slice(0, room))}...` : JSON.stringify(clean);
     }
     return JSON.stringify(value) ?? String(value);
   } catch {
@@ -34639,12 +27857,28 @@ function kappaUndefinedReason(agreement) {
   if (agreement.kappa !== null) return null;
   if (agreement.compared === 0) return "no labelled row judged";
   const name = agreement.weighted ? "weighted \u03BA" : "\u03BA";
-  const only = agreement.categories.find((_, i) => (agreement.table[i]?.[i] ?? 0) > 0);
+  const only = onlyVerdict(agreement);
   const same3 = only === void 0 ? "the same" : JSON.stringify(only);
-  return `${name} undefined (every label and every verdict ${same3})`;
+  return `${name} undefined (every label and every verdict ${same3}: label rows of ${otherVerdicts(agreement)} to measure it)`;
 }
 function agreedWithoutVariance(agreement) {
   return agreement.kappa === null && agreement.compared > 0 && agreement.accuracy === 1;
+}
+function kappaNotMeasurableText(agreement) {
+  const only = onlyVerdict(agreement);
+  const same3 = only === void 0 ? "the same" : JSON.stringify(only);
+  const rows = `${agreement.compared} labelled ${agreement.compared === 1 ? "row" : "rows"}`;
+  const kappa3 = agreement.weighted ? "weighted \u03BA" : "\u03BA";
+  return `not measurable (label rows of ${otherVerdicts(agreement)} too): every label and every verdict ${same3} on ${rows}, so ${kappa3} is 0 / 0, and these rows cannot show that the judge tells verdicts apart (one that gave ${same3} to every row would agree as well)`;
+}
+function onlyVerdict(agreement) {
+  return agreement.categories.find((_, i) => (agreement.table[i]?.[i] ?? 0) > 0);
+}
+function otherVerdicts(agreement) {
+  const only = onlyVerdict(agreement);
+  const others = agreement.categories.filter((name) => name !== only).map((n) => JSON.stringify(n));
+  if (others.length <= 1) return others[0] ?? "another verdict";
+  return `${others.slice(0, -1).join(", ")} or ${others[others.length - 1] ?? ""}`;
 }
 function kappa(table, weights) {
   const size = table.length;
@@ -36075,8 +29309,8 @@ function unknownRemovedSuitesTexts(base, head) {
   const gone = [...known].filter((id) => !inHead.has(id) && !head.removedSuites.includes(id));
   return head.removedSuites.filter((id) => !known.has(id)).map((id) => {
     const near = closestMatch(id, gone);
-    const meant = near === void 0 ? "if it was removed before the baseline was made, the entry can go" : `did you mean ${JSON.stringify(near)}, which the baseline has and the config does not?`;
-    return `removedSuites lists ${JSON.stringify(id)}, which is no suite of the baseline, so it accepts nothing here: ${meant}`;
+    const meant2 = near === void 0 ? "if it was removed before the baseline was made, the entry can go" : `did you mean ${JSON.stringify(near)}, which the baseline has and the config does not?`;
+    return `removedSuites lists ${JSON.stringify(id)}, which is no suite of the baseline, so it accepts nothing here: ${meant2}`;
   });
 }
 function goneSuiteText(suite, added) {
@@ -36117,6 +29351,88 @@ var init_gone_suites = __esm({
   }
 });
 
+// src/shared/reserved-ids.ts
+var PASS_CONDITION_EVALUATOR, UNSAFE_OBJECT_KEY, UNSAFE_KEY_REASON;
+var init_reserved_ids = __esm({
+  "src/shared/reserved-ids.ts"() {
+    "use strict";
+    PASS_CONDITION_EVALUATOR = "pass";
+    UNSAFE_OBJECT_KEY = "__proto__";
+    UNSAFE_KEY_REASON = "cannot be a key of the results' objects (summary.evaluators): JavaScript reads __proto__ as an object's prototype, not as a key";
+  }
+});
+
+// src/compare/unknown-removed.ts
+function unknownRemovedEntriesTexts(base, head, gate) {
+  const texts = [];
+  for (const suite of new Set(head.runs.map((run2) => run2.suite))) {
+    const lists = gate(suite);
+    const before = base.runs.filter((run2) => run2.suite === suite);
+    if (lists === void 0 || before.length === 0) continue;
+    const now = head.runs.filter((run2) => run2.suite === suite);
+    texts.push(...unknownEvaluators(suite, lists.removedEvaluators ?? [], before, now));
+    const digest3 = base.configDataParts?.suites.find((s) => s.id === suite)?.keys.grid;
+    const points3 = before.map((run2) => run2.params);
+    if (lists.removedGridValues !== void 0 && wholeGrid(points3, digest3)) {
+      const was = gridOf(points3);
+      const is2 = gridOf(now.map((run2) => run2.params));
+      texts.push(...unknownGridValues(suite, lists.removedGridValues, was, is2));
+    }
+  }
+  return texts;
+}
+function unknownEvaluators(suite, removed, before, now) {
+  const known = evaluatorIds2(before);
+  const inHead = evaluatorIds2(now);
+  const gone = [...known].filter((id) => !inHead.has(id) && !removed.includes(id));
+  return removed.filter((id) => !known.has(id)).map((id) => {
+    const near = closestMatch(id, gone);
+    return `${suite}: gate.removedEvaluators lists ${JSON.stringify(id)}, which is no evaluator of the baseline's run of the suite, so it accepts nothing here: ${meant(near)}`;
+  });
+}
+function unknownGridValues(suite, removed, was, is2) {
+  const texts = [];
+  for (const [key, values] of Object.entries(removed)) {
+    const known = was[key];
+    if (known === void 0) {
+      const near = closestMatch(key, Object.keys(was));
+      const hint = near === void 0 ? meant(void 0) : `did you mean ${JSON.stringify(near)}?`;
+      texts.push(
+        `${suite}: gate.removedGridValues lists the key ${JSON.stringify(key)}, which no grid point of the baseline has, so it accepts nothing here: ${hint}`
+      );
+      continue;
+    }
+    const knownTexts = known.map(valueText);
+    const headTexts = (is2[key] ?? []).map(valueText);
+    const listed4 = values.map(valueText);
+    const gone = knownTexts.filter((text2) => !headTexts.includes(text2) && !listed4.includes(text2));
+    for (const value of values) {
+      const text2 = valueText(value);
+      if (knownTexts.includes(text2)) continue;
+      texts.push(
+        `${suite}: gate.removedGridValues lists ${key} ${JSON.stringify(text2)}, which no grid point of the baseline has, so it accepts nothing here: ${meant(closestMatch(text2, gone))}`
+      );
+    }
+  }
+  return texts;
+}
+function meant(near) {
+  return near === void 0 ? "if it was removed before the baseline was made, the entry can go" : `did you mean ${JSON.stringify(near)}, which the baseline has and this run does not?`;
+}
+function evaluatorIds2(runs) {
+  const ids = new Set(runs.flatMap((run2) => Object.keys(run2.summary.evaluators)));
+  ids.delete(PASS_CONDITION_EVALUATOR);
+  return ids;
+}
+var init_unknown_removed = __esm({
+  "src/compare/unknown-removed.ts"() {
+    "use strict";
+    init_did_you_mean();
+    init_reserved_ids();
+    init_gone_grid_points();
+  }
+});
+
 // src/compare/recorded-blocks.ts
 function compareRecorded(base, head, names) {
   const gone = blockedGoneSuites(base, head);
@@ -36134,17 +29450,23 @@ function compareRecorded(base, head, names) {
     comparison: foreign === void 0 ? comparison : { ...comparison, foreignBaseline: foreign },
     goneSuites: gone,
     goneGridPoints: points3,
-    unknownRemoved: unknownRemovedSuitesTexts(base, headSuites(head)),
+    unknownRemoved: [
+      ...unknownRemovedSuitesTexts(base, headSuites(head)),
+      ...unknownRemovedEntriesTexts(base, head, (suite) => recordedGate(head, suite))
+    ],
     ...foreign !== void 0 ? { foreign } : {}
   };
 }
 function blockedGoneGridPoints(comparison, head, base) {
-  const gate = (suite) => head.runs.find((run2) => run2.suite === suite)?.plan?.gate;
+  const gate = (suite) => recordedGate(head, suite);
   return goneGridPoints(comparison, head, (suite) => gate(suite)?.removedGridValues, base).filter((points3) => gate(points3.suite)?.regressions === "block").map((points3) => ({
     suite: points3.suite,
     gridPoints: points3.gone,
     text: goneGridPointsText(points3)
   }));
+}
+function recordedGate(head, suite) {
+  return head.runs.find((run2) => run2.suite === suite)?.plan?.gate;
 }
 function blockedGoneSuites(base, head) {
   return goneSuites(base, headSuites(head)).filter((suite) => suite.regressions === "block").map(({ suite, text: text2 }) => ({ suite, text: text2 }));
@@ -36155,6 +29477,7 @@ var init_recorded_blocks = __esm({
     init_compare();
     init_gone_grid_points();
     init_gone_suites();
+    init_unknown_removed();
     init_validate_comparable();
   }
 });
@@ -36225,17 +29548,6 @@ var init_format_change = __esm({
     init_format_numbers();
     SCORE_DIGITS = 3;
     MAX_DIGITS2 = 9;
-  }
-});
-
-// src/shared/reserved-ids.ts
-var PASS_CONDITION_EVALUATOR, UNSAFE_OBJECT_KEY, UNSAFE_KEY_REASON;
-var init_reserved_ids = __esm({
-  "src/shared/reserved-ids.ts"() {
-    "use strict";
-    PASS_CONDITION_EVALUATOR = "pass";
-    UNSAFE_OBJECT_KEY = "__proto__";
-    UNSAFE_KEY_REASON = "cannot be a key of the results' objects (summary.evaluators): JavaScript reads __proto__ as an object's prototype, not as a key";
   }
 });
 
@@ -36553,6 +29865,9 @@ function describeUsage(usage) {
   }
   const parts = [
     `model calls: ${formatCount(total)}${usage.cacheHits > 0 ? ` (${formatCount(usage.cacheHits)} from the cache)` : ""}`,
+    // A 429 or 5xx retried is why a call was slow, or what it took before it failed: said, as
+    // the artifact records it, when some call was.
+    ...usage.retries !== void 0 && usage.retries > 0 ? [`retries: ${formatCount(usage.retries)}`] : [],
     // Calls that reached a server and counted no token at all: it reported none (a call sends
     // at least one prompt token), which `0 prompt + 0 completion` would read as free.
     usage.promptTokens === 0 && usage.completionTokens === 0 ? "tokens: none reported" : `tokens: ${formatCount(usage.promptTokens)} prompt + ${formatCount(usage.completionTokens)} completion`,
@@ -38574,11 +31889,14 @@ function withComparison(artifact, cases, baseline, baselinePath, suites, ctx, to
     if (suite.regressions === "warn") ctx.stderr.write(`warning: ${suite.text}
 `);
   }
-  for (const text2 of unknownRemovedSuitesTexts(baseline, headConfig)) {
+  const gates = new Map(suites.map((s) => [s.id, s.gate]));
+  for (const text2 of [
+    ...unknownRemovedSuitesTexts(baseline, headConfig),
+    ...unknownRemovedEntriesTexts(baseline, artifact, (suite) => gates.get(suite))
+  ]) {
     ctx.stderr.write(`warning: ${text2}
 `);
   }
-  const gates = new Map(suites.map((s) => [s.id, s.gate]));
   const goneGrid = (c) => goneGridPoints(c, artifact, (suite) => gates.get(suite)?.removedGridValues, baseline);
   let comparison;
   try {
@@ -38732,6 +32050,7 @@ var init_baseline = __esm({
     init_compare();
     init_validate_comparable();
     init_recorded_blocks();
+    init_unknown_removed();
     init_gate();
     init_gone_grid_points();
     init_gone_suites();
@@ -39639,6 +32958,7 @@ function baseCaseView(result, head, shown3, cut2) {
     output: errored ? null : cut2(shown3(result.output)),
     sameOutput: outputOf2(result) === outputOf2(head),
     error: result.error === null ? null : cut2(result.error),
+    ...result.warnings !== void 0 && result.warnings.length > 0 && { warnings: result.warnings.map(cut2) },
     ...why2 !== null && { why: why2.why },
     evaluations: result.evaluations.map((e) => ({
       evaluator: e.evaluator,
@@ -39786,6 +33106,10 @@ function buildReportModel(artifact, cases, comparison = artifact.comparison, not
     notCompared: why2 === void 0 ? null : notComparedSentence(why2),
     baseCases: compared === null || baseline === void 0 ? null : { held: baseline.cases.size, named: baseline.named, unread: baseline.unread ?? null },
     missingSuites: (artifact.missingSuites ?? []).map(({ suite, text: text2 }) => ({ suite, text: text2 })),
+    goneSuiteWarnings: (artifact.goneSuiteWarnings ?? []).map(({ suite, text: text2 }) => ({
+      suite,
+      text: text2
+    })),
     cases: caseViews
   };
 }
@@ -39842,6 +33166,7 @@ function caseView(run2, result, index) {
     inputs: capped(pretty(result.data)),
     output: errored ? null : shown(result.output),
     ...result.warnings !== void 0 && result.warnings.length > 0 ? { warnings: result.warnings.map(capped) } : {},
+    ...result.sent !== void 0 && !result.passed ? { sent: capped(result.sent) } : {},
     compared: cappedCompared(comparedOf(result, shown)),
     error: result.error,
     evaluations: result.evaluations.map(evaluationView),
@@ -39933,7 +33258,7 @@ var REPORT_APP_JS, REPORT_APP_CSS;
 var init_html_app_generated = __esm({
   "src/report/html-app.generated.ts"() {
     "use strict";
-    REPORT_APP_JS = '"use strict";(()=>{var Ba=Object.defineProperty;var Wa=(s,t,e)=>t in s?Ba(s,t,{enumerable:!0,configurable:!0,writable:!0,value:e}):s[t]=e;var T=(s,t,e)=>Wa(s,typeof t!="symbol"?t+"":t,e);/*!\n * @kurkle/color v0.3.4\n * https://github.com/kurkle/color#readme\n * (c) 2024 Jukka Kurkela\n * Released under the MIT License\n */function xe(s){return s+.5|0}var yt=(s,t,e)=>Math.max(Math.min(s,e),t);function me(s){return yt(xe(s*2.55),0,255)}function Mt(s){return yt(xe(s*255),0,255)}function ut(s){return yt(xe(s/2.55)/100,0,1)}function Zn(s){return yt(xe(s*100),0,100)}var tt={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Vs=[..."0123456789ABCDEF"],Ha=s=>Vs[s&15],Va=s=>Vs[(s&240)>>4]+Vs[s&15],Ve=s=>(s&240)>>4===(s&15),Na=s=>Ve(s.r)&&Ve(s.g)&&Ve(s.b)&&Ve(s.a);function $a(s){var t=s.length,e;return s[0]==="#"&&(t===4||t===5?e={r:255&tt[s[1]]*17,g:255&tt[s[2]]*17,b:255&tt[s[3]]*17,a:t===5?tt[s[4]]*17:255}:(t===7||t===9)&&(e={r:tt[s[1]]<<4|tt[s[2]],g:tt[s[3]]<<4|tt[s[4]],b:tt[s[5]]<<4|tt[s[6]],a:t===9?tt[s[7]]<<4|tt[s[8]]:255})),e}var ja=(s,t)=>s<255?t(s):"";function Ya(s){var t=Na(s)?Ha:Va;return s?"#"+t(s.r)+t(s.g)+t(s.b)+ja(s.a,t):void 0}var Ua=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function si(s,t,e){let n=t*Math.min(e,1-e),i=(o,a=(o+s/30)%12)=>e-n*Math.max(Math.min(a-3,9-a,1),-1);return[i(0),i(8),i(4)]}function Xa(s,t,e){let n=(i,o=(i+s/60)%6)=>e-e*t*Math.max(Math.min(o,4-o,1),0);return[n(5),n(3),n(1)]}function Ga(s,t,e){let n=si(s,1,.5),i;for(t+e>1&&(i=1/(t+e),t*=i,e*=i),i=0;i<3;i++)n[i]*=1-t-e,n[i]+=t;return n}function qa(s,t,e,n,i){return s===i?(t-e)/n+(t<e?6:0):t===i?(e-s)/n+2:(s-t)/n+4}function Ns(s){let e=s.r/255,n=s.g/255,i=s.b/255,o=Math.max(e,n,i),a=Math.min(e,n,i),r=(o+a)/2,l,c,h;return o!==a&&(h=o-a,c=r>.5?h/(2-o-a):h/(o+a),l=qa(e,n,i,h,o),l=l*60+.5),[l|0,c||0,r]}function $s(s,t,e,n){return(Array.isArray(t)?s(t[0],t[1],t[2]):s(t,e,n)).map(Mt)}function js(s,t,e){return $s(si,s,t,e)}function Ka(s,t,e){return $s(Ga,s,t,e)}function Ja(s,t,e){return $s(Xa,s,t,e)}function ni(s){return(s%360+360)%360}function Za(s){let t=Ua.exec(s),e=255,n;if(!t)return;t[5]!==n&&(e=t[6]?me(+t[5]):Mt(+t[5]));let i=ni(+t[2]),o=+t[3]/100,a=+t[4]/100;return t[1]==="hwb"?n=Ka(i,o,a):t[1]==="hsv"?n=Ja(i,o,a):n=js(i,o,a),{r:n[0],g:n[1],b:n[2],a:e}}function Qa(s,t){var e=Ns(s);e[0]=ni(e[0]+t),e=js(e),s.r=e[0],s.g=e[1],s.b=e[2]}function tr(s){if(!s)return;let t=Ns(s),e=t[0],n=Zn(t[1]),i=Zn(t[2]);return s.a<255?`hsla(${e}, ${n}%, ${i}%, ${ut(s.a)})`:`hsl(${e}, ${n}%, ${i}%)`}var Qn={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},ti={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};function er(){let s={},t=Object.keys(ti),e=Object.keys(Qn),n,i,o,a,r;for(n=0;n<t.length;n++){for(a=r=t[n],i=0;i<e.length;i++)o=e[i],r=r.replace(o,Qn[o]);o=parseInt(ti[a],16),s[r]=[o>>16&255,o>>8&255,o&255]}return s}var Ne;function sr(s){Ne||(Ne=er(),Ne.transparent=[0,0,0,0]);let t=Ne[s.toLowerCase()];return t&&{r:t[0],g:t[1],b:t[2],a:t.length===4?t[3]:255}}var nr=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function ir(s){let t=nr.exec(s),e=255,n,i,o;if(t){if(t[7]!==n){let a=+t[7];e=t[8]?me(a):yt(a*255,0,255)}return n=+t[1],i=+t[3],o=+t[5],n=255&(t[2]?me(n):yt(n,0,255)),i=255&(t[4]?me(i):yt(i,0,255)),o=255&(t[6]?me(o):yt(o,0,255)),{r:n,g:i,b:o,a:e}}}function or(s){return s&&(s.a<255?`rgba(${s.r}, ${s.g}, ${s.b}, ${ut(s.a)})`:`rgb(${s.r}, ${s.g}, ${s.b})`)}var Hs=s=>s<=.0031308?s*12.92:Math.pow(s,1/2.4)*1.055-.055,Zt=s=>s<=.04045?s/12.92:Math.pow((s+.055)/1.055,2.4);function ar(s,t,e){let n=Zt(ut(s.r)),i=Zt(ut(s.g)),o=Zt(ut(s.b));return{r:Mt(Hs(n+e*(Zt(ut(t.r))-n))),g:Mt(Hs(i+e*(Zt(ut(t.g))-i))),b:Mt(Hs(o+e*(Zt(ut(t.b))-o))),a:s.a+e*(t.a-s.a)}}function $e(s,t,e){if(s){let n=Ns(s);n[t]=Math.max(0,Math.min(n[t]+n[t]*e,t===0?360:1)),n=js(n),s.r=n[0],s.g=n[1],s.b=n[2]}}function ii(s,t){return s&&Object.assign(t||{},s)}function ei(s){var t={r:0,g:0,b:0,a:255};return Array.isArray(s)?s.length>=3&&(t={r:s[0],g:s[1],b:s[2],a:255},s.length>3&&(t.a=Mt(s[3]))):(t=ii(s,{r:0,g:0,b:0,a:1}),t.a=Mt(t.a)),t}function rr(s){return s.charAt(0)==="r"?ir(s):Za(s)}var be=class s{constructor(t){if(t instanceof s)return t;let e=typeof t,n;e==="object"?n=ei(t):e==="string"&&(n=$a(t)||sr(t)||rr(t)),this._rgb=n,this._valid=!!n}get valid(){return this._valid}get rgb(){var t=ii(this._rgb);return t&&(t.a=ut(t.a)),t}set rgb(t){this._rgb=ei(t)}rgbString(){return this._valid?or(this._rgb):void 0}hexString(){return this._valid?Ya(this._rgb):void 0}hslString(){return this._valid?tr(this._rgb):void 0}mix(t,e){if(t){let n=this.rgb,i=t.rgb,o,a=e===o?.5:e,r=2*a-1,l=n.a-i.a,c=((r*l===-1?r:(r+l)/(1+r*l))+1)/2;o=1-c,n.r=255&c*n.r+o*i.r+.5,n.g=255&c*n.g+o*i.g+.5,n.b=255&c*n.b+o*i.b+.5,n.a=a*n.a+(1-a)*i.a,this.rgb=n}return this}interpolate(t,e){return t&&(this._rgb=ar(this._rgb,t._rgb,e)),this}clone(){return new s(this.rgb)}alpha(t){return this._rgb.a=Mt(t),this}clearer(t){let e=this._rgb;return e.a*=1-t,this}greyscale(){let t=this._rgb,e=xe(t.r*.3+t.g*.59+t.b*.11);return t.r=t.g=t.b=e,this}opaquer(t){let e=this._rgb;return e.a*=1+t,this}negate(){let t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return $e(this._rgb,2,t),this}darken(t){return $e(this._rgb,2,-t),this}saturate(t){return $e(this._rgb,1,t),this}desaturate(t){return $e(this._rgb,1,-t),this}rotate(t){return Qa(this._rgb,t),this}};/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */function rt(){}var di=(()=>{let s=0;return()=>s++})();function B(s){return s==null}function V(s){if(Array.isArray&&Array.isArray(s))return!0;let t=Object.prototype.toString.call(s);return t.slice(0,7)==="[object"&&t.slice(-6)==="Array]"}function F(s){return s!==null&&Object.prototype.toString.call(s)==="[object Object]"}function j(s){return(typeof s=="number"||s instanceof Number)&&isFinite(+s)}function q(s,t){return j(s)?s:t}function I(s,t){return typeof s>"u"?t:s}var fi=(s,t)=>typeof s=="string"&&s.endsWith("%")?parseFloat(s)/100*t:+s;function H(s,t,e){if(s&&typeof s.call=="function")return s.apply(e,t)}function W(s,t,e,n){let i,o,a;if(V(s))if(o=s.length,n)for(i=o-1;i>=0;i--)t.call(e,s[i],i);else for(i=0;i<o;i++)t.call(e,s[i],i);else if(F(s))for(a=Object.keys(s),o=a.length,i=0;i<o;i++)t.call(e,s[a[i]],a[i])}function Me(s,t){let e,n,i,o;if(!s||!t||s.length!==t.length)return!1;for(e=0,n=s.length;e<n;++e)if(i=s[e],o=t[e],i.datasetIndex!==o.datasetIndex||i.index!==o.index)return!1;return!0}function Ue(s){if(V(s))return s.map(Ue);if(F(s)){let t=Object.create(null),e=Object.keys(s),n=e.length,i=0;for(;i<n;++i)t[e[i]]=Ue(s[e[i]]);return t}return s}function gi(s){return["__proto__","prototype","constructor"].indexOf(s)===-1}function lr(s,t,e,n){if(!gi(s))return;let i=t[s],o=e[s];F(i)&&F(o)?te(i,o,n):t[s]=Ue(o)}function te(s,t,e){let n=V(t)?t:[t],i=n.length;if(!F(s))return s;e=e||{};let o=e.merger||lr,a;for(let r=0;r<i;++r){if(a=n[r],!F(a))continue;let l=Object.keys(a);for(let c=0,h=l.length;c<h;++c)o(l[c],s,a,e)}return s}function ee(s,t){return te(s,t,{merger:cr})}function cr(s,t,e){if(!gi(s))return;let n=t[s],i=e[s];F(n)&&F(i)?ee(n,i):Object.prototype.hasOwnProperty.call(t,s)||(t[s]=Ue(i))}var oi={"":s=>s,x:s=>s.x,y:s=>s.y};function hr(s){let t=s.split("."),e=[],n="";for(let i of t)n+=i,n.endsWith("\\\\")?n=n.slice(0,-1)+".":(e.push(n),n="");return e}function ur(s){let t=hr(s);return e=>{for(let n of t){if(n==="")break;e=e&&e[n]}return e}}function Bt(s,t){return(oi[t]||(oi[t]=ur(t)))(s)}function qe(s){return s.charAt(0).toUpperCase()+s.slice(1)}var se=s=>typeof s<"u",dt=s=>typeof s=="function",Gs=(s,t)=>{if(s.size!==t.size)return!1;for(let e of s)if(!t.has(e))return!1;return!0};function pi(s){return s.type==="mouseup"||s.type==="click"||s.type==="contextmenu"}var Y=Math.PI,et=2*Y,Bh=et+Y,Xe=Number.POSITIVE_INFINITY,dr=Y/180,G=Y/2,It=Y/4,ai=Y*2/3,ft=Math.log10,gt=Math.sign;function ve(s,t,e){return Math.abs(s-t)<e}function qs(s){let t=Math.round(s);s=ve(s,t,s/1e3)?t:s;let e=Math.pow(10,Math.floor(ft(s))),n=s/e;return(n<=1?1:n<=2?2:n<=5?5:10)*e}function mi(s){let t=[],e=Math.sqrt(s),n;for(n=1;n<e;n++)s%n===0&&(t.push(n),t.push(s/n));return e===(e|0)&&t.push(e),t.sort((i,o)=>i-o).pop(),t}function fr(s){return typeof s=="symbol"||typeof s=="object"&&s!==null&&!(Symbol.toPrimitive in s||"toString"in s||"valueOf"in s)}function we(s){return!fr(s)&&!isNaN(parseFloat(s))&&isFinite(s)}function bi(s,t){let e=Math.round(s);return e-t<=s&&e+t>=s}function Ks(s,t,e){let n,i,o;for(n=0,i=s.length;n<i;n++)o=s[n][e],isNaN(o)||(t.min=Math.min(t.min,o),t.max=Math.max(t.max,o))}function pt(s){return s*(Y/180)}function Ke(s){return s*(180/Y)}function Js(s){if(!j(s))return;let t=1,e=0;for(;Math.round(s*t)/t!==s;)t*=10,e++;return e}function xi(s,t){let e=t.x-s.x,n=t.y-s.y,i=Math.sqrt(e*e+n*n),o=Math.atan2(n,e);return o<-.5*Y&&(o+=et),{angle:o,distance:i}}function _i(s,t){return Math.sqrt(Math.pow(t.x-s.x,2)+Math.pow(t.y-s.y,2))}function it(s){return(s%et+et)%et}function yi(s,t,e,n){let i=it(s),o=it(t),a=it(e),r=it(o-i),l=it(a-i),c=it(i-o),h=it(i-a);return i===o||i===a||n&&o===a||r>l&&c<h}function st(s,t,e){return Math.max(t,Math.min(e,s))}function Mi(s){return st(s,-32768,32767)}function Wt(s,t,e,n=1e-6){return s>=Math.min(t,e)-n&&s<=Math.max(t,e)+n}function Je(s,t,e){e=e||(a=>s[a]<t);let n=s.length-1,i=0,o;for(;n-i>1;)o=i+n>>1,e(o)?i=o:n=o;return{lo:i,hi:n}}var Ze=(s,t,e,n)=>Je(s,e,n?i=>{let o=s[i][t];return o<e||o===e&&s[i+1][t]===e}:i=>s[i][t]<e),vi=(s,t,e)=>Je(s,e,n=>s[n][t]>=e);function wi(s,t,e){let n=0,i=s.length;for(;n<i&&s[n]<t;)n++;for(;i>n&&s[i-1]>e;)i--;return n>0||i<s.length?s.slice(n,i):s}var Si=["push","pop","shift","splice","unshift"];function ki(s,t){if(s._chartjs){s._chartjs.listeners.push(t);return}Object.defineProperty(s,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[t]}}),Si.forEach(e=>{let n="_onData"+qe(e),i=s[e];Object.defineProperty(s,e,{configurable:!0,enumerable:!1,value(...o){let a=i.apply(this,o);return s._chartjs.listeners.forEach(r=>{typeof r[n]=="function"&&r[n](...o)}),a}})})}function Zs(s,t){let e=s._chartjs;if(!e)return;let n=e.listeners,i=n.indexOf(t);i!==-1&&n.splice(i,1),!(n.length>0)&&(Si.forEach(o=>{delete s[o]}),delete s._chartjs)}function Qs(s){let t=new Set(s);return t.size===s.length?s:Array.from(t)}var tn=(function(){return typeof window>"u"?function(s){return s()}:window.requestAnimationFrame})();function en(s,t){let e=[],n=!1;return function(...i){e=i,n||(n=!0,tn.call(window,()=>{n=!1,s.apply(t,e)}))}}function Ci(s,t){let e;return function(...n){return t?(clearTimeout(e),e=setTimeout(s,t,n)):s.apply(this,n),t}}var sn=s=>s==="start"?"left":s==="end"?"right":"center",K=(s,t,e)=>s==="start"?t:s==="end"?e:(t+e)/2,Pi=(s,t,e,n)=>s===(n?"left":"right")?e:s==="center"?(t+e)/2:t;var je=s=>s===0||s===1,ri=(s,t,e)=>-(Math.pow(2,10*(s-=1))*Math.sin((s-t)*et/e)),li=(s,t,e)=>Math.pow(2,-10*s)*Math.sin((s-t)*et/e)+1,Qt={linear:s=>s,easeInQuad:s=>s*s,easeOutQuad:s=>-s*(s-2),easeInOutQuad:s=>(s/=.5)<1?.5*s*s:-.5*(--s*(s-2)-1),easeInCubic:s=>s*s*s,easeOutCubic:s=>(s-=1)*s*s+1,easeInOutCubic:s=>(s/=.5)<1?.5*s*s*s:.5*((s-=2)*s*s+2),easeInQuart:s=>s*s*s*s,easeOutQuart:s=>-((s-=1)*s*s*s-1),easeInOutQuart:s=>(s/=.5)<1?.5*s*s*s*s:-.5*((s-=2)*s*s*s-2),easeInQuint:s=>s*s*s*s*s,easeOutQuint:s=>(s-=1)*s*s*s*s+1,easeInOutQuint:s=>(s/=.5)<1?.5*s*s*s*s*s:.5*((s-=2)*s*s*s*s+2),easeInSine:s=>-Math.cos(s*G)+1,easeOutSine:s=>Math.sin(s*G),easeInOutSine:s=>-.5*(Math.cos(Y*s)-1),easeInExpo:s=>s===0?0:Math.pow(2,10*(s-1)),easeOutExpo:s=>s===1?1:-Math.pow(2,-10*s)+1,easeInOutExpo:s=>je(s)?s:s<.5?.5*Math.pow(2,10*(s*2-1)):.5*(-Math.pow(2,-10*(s*2-1))+2),easeInCirc:s=>s>=1?s:-(Math.sqrt(1-s*s)-1),easeOutCirc:s=>Math.sqrt(1-(s-=1)*s),easeInOutCirc:s=>(s/=.5)<1?-.5*(Math.sqrt(1-s*s)-1):.5*(Math.sqrt(1-(s-=2)*s)+1),easeInElastic:s=>je(s)?s:ri(s,.075,.3),easeOutElastic:s=>je(s)?s:li(s,.075,.3),easeInOutElastic(s){return je(s)?s:s<.5?.5*ri(s*2,.1125,.45):.5+.5*li(s*2-1,.1125,.45)},easeInBack(s){return s*s*((1.70158+1)*s-1.70158)},easeOutBack(s){return(s-=1)*s*((1.70158+1)*s+1.70158)+1},easeInOutBack(s){let t=1.70158;return(s/=.5)<1?.5*(s*s*(((t*=1.525)+1)*s-t)):.5*((s-=2)*s*(((t*=1.525)+1)*s+t)+2)},easeInBounce:s=>1-Qt.easeOutBounce(1-s),easeOutBounce(s){return s<1/2.75?7.5625*s*s:s<2/2.75?7.5625*(s-=1.5/2.75)*s+.75:s<2.5/2.75?7.5625*(s-=2.25/2.75)*s+.9375:7.5625*(s-=2.625/2.75)*s+.984375},easeInOutBounce:s=>s<.5?Qt.easeInBounce(s*2)*.5:Qt.easeOutBounce(s*2-1)*.5+.5};function Ai(s){if(s&&typeof s=="object"){let t=s.toString();return t==="[object CanvasPattern]"||t==="[object CanvasGradient]"}return!1}function nn(s){return Ai(s)?s:new be(s)}function Ys(s){return Ai(s)?s:new be(s).saturate(.5).darken(.1).hexString()}var gr=["x","y","borderWidth","radius","tension"],pr=["color","borderColor","backgroundColor"];function mr(s){s.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),s.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>t!=="onProgress"&&t!=="onComplete"&&t!=="fn"}),s.set("animations",{colors:{type:"color",properties:pr},numbers:{type:"number",properties:gr}}),s.describe("animations",{_fallback:"animation"}),s.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>t|0}}}})}function br(s){s.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})}var ci=new Map;function xr(s,t){t=t||{};let e=s+JSON.stringify(t),n=ci.get(e);return n||(n=new Intl.NumberFormat(s,t),ci.set(e,n)),n}function Qe(s,t,e){return xr(t,e).format(s)}var Di={values(s){return V(s)?s:""+s},numeric(s,t,e){if(s===0)return"0";let n=this.chart.options.locale,i,o=s;if(e.length>1){let c=Math.max(Math.abs(e[0].value),Math.abs(e[e.length-1].value));(c<1e-4||c>1e15)&&(i="scientific"),o=_r(s,e)}let a=ft(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:i,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),Qe(s,n,l)},logarithmic(s,t,e){if(s===0)return"0";let n=e[t].significand||s/Math.pow(10,Math.floor(ft(s)));return[1,2,3,5,10,15].includes(n)||t>.8*e.length?Di.numeric.call(this,s,t,e):""}};function _r(s,t){let e=t.length>3?t[2].value-t[1].value:t[1].value-t[0].value;return Math.abs(e)>=1&&s!==Math.floor(s)&&(e=s-Math.floor(s)),e}var Se={formatters:Di};function yr(s){s.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:Se.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),s.route("scale.ticks","color","","color"),s.route("scale.grid","color","","borderColor"),s.route("scale.border","color","","borderColor"),s.route("scale.title","color","","color"),s.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&t!=="callback"&&t!=="parser",_indexable:t=>t!=="borderDash"&&t!=="tickBorderDash"&&t!=="dash"}),s.describe("scales",{_fallback:"scale"}),s.describe("scale.ticks",{_scriptable:t=>t!=="backdropPadding"&&t!=="callback",_indexable:t=>t!=="backdropPadding"})}var wt=Object.create(null),ts=Object.create(null);function _e(s,t){if(!t)return s;let e=t.split(".");for(let n=0,i=e.length;n<i;++n){let o=e[n];s=s[o]||(s[o]=Object.create(null))}return s}function Us(s,t,e){return typeof t=="string"?te(_e(s,t),e):te(_e(s,""),t)}var Xs=class{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=n=>n.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(n,i)=>Ys(i.backgroundColor),this.hoverBorderColor=(n,i)=>Ys(i.borderColor),this.hoverColor=(n,i)=>Ys(i.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return Us(this,t,e)}get(t){return _e(this,t)}describe(t,e){return Us(ts,t,e)}override(t,e){return Us(wt,t,e)}route(t,e,n,i){let o=_e(this,t),a=_e(this,n),r="_"+e;Object.defineProperties(o,{[r]:{value:o[e],writable:!0},[e]:{enumerable:!0,get(){let l=this[r],c=a[i];return F(l)?Object.assign({},c,l):I(l,c)},set(l){this[r]=l}}})}apply(t){t.forEach(e=>e(this))}},N=new Xs({_scriptable:s=>!s.startsWith("on"),_indexable:s=>s!=="events",hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[mr,br,yr]);function Mr(s){return!s||B(s.size)||B(s.family)?null:(s.style?s.style+" ":"")+(s.weight?s.weight+" ":"")+s.size+"px "+s.family}function ye(s,t,e,n,i){let o=t[i];return o||(o=t[i]=s.measureText(i).width,e.push(i)),o>n&&(n=o),n}function Ti(s,t,e,n){n=n||{};let i=n.data=n.data||{},o=n.garbageCollect=n.garbageCollect||[];n.font!==t&&(i=n.data={},o=n.garbageCollect=[],n.font=t),s.save(),s.font=t;let a=0,r=e.length,l,c,h,u,d;for(l=0;l<r;l++)if(u=e[l],u!=null&&!V(u))a=ye(s,i,o,a,u);else if(V(u))for(c=0,h=u.length;c<h;c++)d=u[c],d!=null&&!V(d)&&(a=ye(s,i,o,a,d));s.restore();let f=o.length/2;if(f>e.length){for(l=0;l<f;l++)delete i[o[l]];o.splice(0,f)}return a}function St(s,t,e){let n=s.currentDevicePixelRatio,i=e!==0?Math.max(e/2,.5):0;return Math.round((t-i)*n)/n+i}function on(s,t){!t&&!s||(t=t||s.getContext("2d"),t.save(),t.resetTransform(),t.clearRect(0,0,s.width,s.height),t.restore())}function an(s,t,e,n){rn(s,t,e,n,null)}function rn(s,t,e,n,i){let o,a,r,l,c,h,u,d,f=t.pointStyle,m=t.rotation,p=t.radius,b=(m||0)*dr;if(f&&typeof f=="object"&&(o=f.toString(),o==="[object HTMLImageElement]"||o==="[object HTMLCanvasElement]")){s.save(),s.translate(e,n),s.rotate(b),s.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),s.restore();return}if(!(isNaN(p)||p<=0)){switch(s.beginPath(),f){default:i?s.ellipse(e,n,i/2,p,0,0,et):s.arc(e,n,p,0,et),s.closePath();break;case"triangle":h=i?i/2:p,s.moveTo(e+Math.sin(b)*h,n-Math.cos(b)*p),b+=ai,s.lineTo(e+Math.sin(b)*h,n-Math.cos(b)*p),b+=ai,s.lineTo(e+Math.sin(b)*h,n-Math.cos(b)*p),s.closePath();break;case"rectRounded":c=p*.516,l=p-c,a=Math.cos(b+It)*l,u=Math.cos(b+It)*(i?i/2-c:l),r=Math.sin(b+It)*l,d=Math.sin(b+It)*(i?i/2-c:l),s.arc(e-u,n-r,c,b-Y,b-G),s.arc(e+d,n-a,c,b-G,b),s.arc(e+u,n+r,c,b,b+G),s.arc(e-d,n+a,c,b+G,b+Y),s.closePath();break;case"rect":if(!m){l=Math.SQRT1_2*p,h=i?i/2:l,s.rect(e-h,n-l,2*h,2*l);break}b+=It;case"rectRot":u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+d,n-a),s.lineTo(e+u,n+r),s.lineTo(e-d,n+a),s.closePath();break;case"crossRot":b+=It;case"cross":u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a);break;case"star":u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a),b+=It,u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a);break;case"line":a=i?i/2:Math.cos(b)*p,r=Math.sin(b)*p,s.moveTo(e-a,n-r),s.lineTo(e+a,n+r);break;case"dash":s.moveTo(e,n),s.lineTo(e+Math.cos(b)*(i?i/2:p),n+Math.sin(b)*p);break;case!1:s.closePath();break}s.fill(),t.borderWidth>0&&s.stroke()}}function Ht(s,t,e){return e=e||.5,!t||s&&s.x>t.left-e&&s.x<t.right+e&&s.y>t.top-e&&s.y<t.bottom+e}function es(s,t){s.save(),s.beginPath(),s.rect(t.left,t.top,t.right-t.left,t.bottom-t.top),s.clip()}function ss(s){s.restore()}function vr(s,t){t.translation&&s.translate(t.translation[0],t.translation[1]),B(t.rotation)||s.rotate(t.rotation),t.color&&(s.fillStyle=t.color),t.textAlign&&(s.textAlign=t.textAlign),t.textBaseline&&(s.textBaseline=t.textBaseline)}function wr(s,t,e,n,i){if(i.strikethrough||i.underline){let o=s.measureText(n),a=t-o.actualBoundingBoxLeft,r=t+o.actualBoundingBoxRight,l=e-o.actualBoundingBoxAscent,c=e+o.actualBoundingBoxDescent,h=i.strikethrough?(l+c)/2:c;s.strokeStyle=s.fillStyle,s.beginPath(),s.lineWidth=i.decorationWidth||2,s.moveTo(a,h),s.lineTo(r,h),s.stroke()}}function Sr(s,t){let e=s.fillStyle;s.fillStyle=t.color,s.fillRect(t.left,t.top,t.width,t.height),s.fillStyle=e}function Vt(s,t,e,n,i,o={}){let a=V(t)?t:[t],r=o.strokeWidth>0&&o.strokeColor!=="",l,c;for(s.save(),s.font=i.string,vr(s,o),l=0;l<a.length;++l)c=a[l],o.backdrop&&Sr(s,o.backdrop),r&&(o.strokeColor&&(s.strokeStyle=o.strokeColor),B(o.strokeWidth)||(s.lineWidth=o.strokeWidth),s.strokeText(c,e,n,o.maxWidth)),s.fillText(c,e,n,o.maxWidth),wr(s,e,n,c,o),n+=Number(i.lineHeight);s.restore()}function ne(s,t){let{x:e,y:n,w:i,h:o,radius:a}=t;s.arc(e+a.topLeft,n+a.topLeft,a.topLeft,1.5*Y,Y,!0),s.lineTo(e,n+o-a.bottomLeft),s.arc(e+a.bottomLeft,n+o-a.bottomLeft,a.bottomLeft,Y,G,!0),s.lineTo(e+i-a.bottomRight,n+o),s.arc(e+i-a.bottomRight,n+o-a.bottomRight,a.bottomRight,G,0,!0),s.lineTo(e+i,n+a.topRight),s.arc(e+i-a.topRight,n+a.topRight,a.topRight,0,-G,!0),s.lineTo(e+a.topLeft,n)}var kr=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,Cr=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function Pr(s,t){let e=(""+s).match(kr);if(!e||e[1]==="normal")return t*1.2;switch(s=+e[2],e[3]){case"px":return s;case"%":s/=100;break}return t*s}var Ar=s=>+s||0;function ln(s,t){let e={},n=F(t),i=n?Object.keys(t):t,o=F(s)?n?a=>I(s[a],s[t[a]]):a=>s[a]:()=>s;for(let a of i)e[a]=Ar(o(a));return e}function cn(s){return ln(s,{top:"y",right:"x",bottom:"y",left:"x"})}function kt(s){return ln(s,["topLeft","topRight","bottomLeft","bottomRight"])}function X(s){let t=cn(s);return t.width=t.left+t.right,t.height=t.top+t.bottom,t}function U(s,t){s=s||{},t=t||N.font;let e=I(s.size,t.size);typeof e=="string"&&(e=parseInt(e,10));let n=I(s.style,t.style);n&&!(""+n).match(Cr)&&(console.warn(\'Invalid font style specified: "\'+n+\'"\'),n=void 0);let i={family:I(s.family,t.family),lineHeight:Pr(I(s.lineHeight,t.lineHeight),e),size:e,style:n,weight:I(s.weight,t.weight),string:""};return i.string=Mr(i),i}function ke(s,t,e,n){let i=!0,o,a,r;for(o=0,a=s.length;o<a;++o)if(r=s[o],r!==void 0&&(t!==void 0&&typeof r=="function"&&(r=r(t),i=!1),e!==void 0&&V(r)&&(r=r[e%r.length],i=!1),r!==void 0))return n&&!i&&(n.cacheable=!1),r}function Oi(s,t,e){let{min:n,max:i}=s,o=fi(t,(i-n)/2),a=(r,l)=>e&&r===0?0:r+l;return{min:a(n,-Math.abs(o)),max:a(i,o)}}function Ct(s,t){return Object.assign(Object.create(s),t)}function ns(s,t=[""],e,n,i=()=>s[0]){let o=e||s;typeof n>"u"&&(n=Ri("_fallback",s));let a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:s,_rootScopes:o,_fallback:n,_getTarget:i,override:r=>ns([r,...s],t,o,n)};return new Proxy(a,{deleteProperty(r,l){return delete r[l],delete r._keys,delete s[0][l],!0},get(r,l){return Li(r,l,()=>Fr(l,t,s,r))},getOwnPropertyDescriptor(r,l){return Reflect.getOwnPropertyDescriptor(r._scopes[0],l)},getPrototypeOf(){return Reflect.getPrototypeOf(s[0])},has(r,l){return ui(r).includes(l)},ownKeys(r){return ui(r)},set(r,l,c){let h=r._storage||(r._storage=i());return r[l]=h[l]=c,delete r._keys,!0}})}function zt(s,t,e,n){let i={_cacheable:!1,_proxy:s,_context:t,_subProxy:e,_stack:new Set,_descriptors:hn(s,n),setContext:o=>zt(s,o,e,n),override:o=>zt(s.override(o),t,e,n)};return new Proxy(i,{deleteProperty(o,a){return delete o[a],delete s[a],!0},get(o,a,r){return Li(o,a,()=>Tr(o,a,r))},getOwnPropertyDescriptor(o,a){return o._descriptors.allKeys?Reflect.has(s,a)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(s,a)},getPrototypeOf(){return Reflect.getPrototypeOf(s)},has(o,a){return Reflect.has(s,a)},ownKeys(){return Reflect.ownKeys(s)},set(o,a,r){return s[a]=r,delete o[a],!0}})}function hn(s,t={scriptable:!0,indexable:!0}){let{_scriptable:e=t.scriptable,_indexable:n=t.indexable,_allKeys:i=t.allKeys}=s;return{allKeys:i,scriptable:e,indexable:n,isScriptable:dt(e)?e:()=>e,isIndexable:dt(n)?n:()=>n}}var Dr=(s,t)=>s?s+qe(t):t,un=(s,t)=>F(t)&&s!=="adapters"&&(Object.getPrototypeOf(t)===null||t.constructor===Object);function Li(s,t,e){if(Object.prototype.hasOwnProperty.call(s,t)||t==="constructor")return s[t];let n=e();return s[t]=n,n}function Tr(s,t,e){let{_proxy:n,_context:i,_subProxy:o,_descriptors:a}=s,r=n[t];return dt(r)&&a.isScriptable(t)&&(r=Or(t,r,s,e)),V(r)&&r.length&&(r=Lr(t,r,s,a.isIndexable)),un(t,r)&&(r=zt(r,i,o&&o[t],a)),r}function Or(s,t,e,n){let{_proxy:i,_context:o,_subProxy:a,_stack:r}=e;if(r.has(s))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+s);r.add(s);let l=t(o,a||n);return r.delete(s),un(s,l)&&(l=dn(i._scopes,i,s,l)),l}function Lr(s,t,e,n){let{_proxy:i,_context:o,_subProxy:a,_descriptors:r}=e;if(typeof o.index<"u"&&n(s))return t[o.index%t.length];if(F(t[0])){let l=t,c=i._scopes.filter(h=>h!==l);t=[];for(let h of l){let u=dn(c,i,s,h);t.push(zt(u,o,a&&a[s],r))}}return t}function Ei(s,t,e){return dt(s)?s(t,e):s}var Er=(s,t)=>s===!0?t:typeof s=="string"?Bt(t,s):void 0;function Rr(s,t,e,n,i){for(let o of t){let a=Er(e,o);if(a){s.add(a);let r=Ei(a._fallback,e,i);if(typeof r<"u"&&r!==e&&r!==n)return r}else if(a===!1&&typeof n<"u"&&e!==n)return null}return!1}function dn(s,t,e,n){let i=t._rootScopes,o=Ei(t._fallback,e,n),a=[...s,...i],r=new Set;r.add(n);let l=hi(r,a,e,o||e,n);return l===null||typeof o<"u"&&o!==e&&(l=hi(r,a,o,l,n),l===null)?!1:ns(Array.from(r),[""],i,o,()=>Ir(t,e,n))}function hi(s,t,e,n,i){for(;e;)e=Rr(s,t,e,n,i);return e}function Ir(s,t,e){let n=s._getTarget();t in n||(n[t]={});let i=n[t];return V(i)&&F(e)?e:i||{}}function Fr(s,t,e,n){let i;for(let o of t)if(i=Ri(Dr(o,s),e),typeof i<"u")return un(s,i)?dn(e,n,s,i):i}function Ri(s,t){for(let e of t){if(!e)continue;let n=e[s];if(typeof n<"u")return n}}function ui(s){let t=s._keys;return t||(t=s._keys=zr(s._scopes)),t}function zr(s){let t=new Set;for(let e of s)for(let n of Object.keys(e).filter(i=>!i.startsWith("_")))t.add(n);return Array.from(t)}var Wh=Number.EPSILON||1e-14;function is(){return typeof window<"u"&&typeof document<"u"}function os(s){let t=s.parentNode;return t&&t.toString()==="[object ShadowRoot]"&&(t=t.host),t}function Ge(s,t,e){let n;return typeof s=="string"?(n=parseInt(s,10),s.indexOf("%")!==-1&&(n=n/100*t.parentNode[e])):n=s,n}var as=s=>s.ownerDocument.defaultView.getComputedStyle(s,null);function Br(s,t){return as(s).getPropertyValue(t)}var Wr=["top","right","bottom","left"];function Ft(s,t,e){let n={};e=e?"-"+e:"";for(let i=0;i<4;i++){let o=Wr[i];n[o]=parseFloat(s[t+"-"+o+e])||0}return n.width=n.left+n.right,n.height=n.top+n.bottom,n}var Hr=(s,t,e)=>(s>0||t>0)&&(!e||!e.shadowRoot);function Vr(s,t){let e=s.touches,n=e&&e.length?e[0]:s,{offsetX:i,offsetY:o}=n,a=!1,r,l;if(Hr(i,o,s.target))r=i,l=o;else{let c=t.getBoundingClientRect();r=n.clientX-c.left,l=n.clientY-c.top,a=!0}return{x:r,y:l,box:a}}function Pt(s,t){if("native"in s)return s;let{canvas:e,currentDevicePixelRatio:n}=t,i=as(e),o=i.boxSizing==="border-box",a=Ft(i,"padding"),r=Ft(i,"border","width"),{x:l,y:c,box:h}=Vr(s,e),u=a.left+(h&&r.left),d=a.top+(h&&r.top),{width:f,height:m}=t;return o&&(f-=a.width+r.width,m-=a.height+r.height),{x:Math.round((l-u)/f*e.width/n),y:Math.round((c-d)/m*e.height/n)}}function Nr(s,t,e){let n,i;if(t===void 0||e===void 0){let o=s&&os(s);if(!o)t=s.clientWidth,e=s.clientHeight;else{let a=o.getBoundingClientRect(),r=as(o),l=Ft(r,"border","width"),c=Ft(r,"padding");t=a.width-c.width-l.width,e=a.height-c.height-l.height,n=Ge(r.maxWidth,o,"clientWidth"),i=Ge(r.maxHeight,o,"clientHeight")}}return{width:t,height:e,maxWidth:n||Xe,maxHeight:i||Xe}}var vt=s=>Math.round(s*10)/10;function Ii(s,t,e,n){let i=as(s),o=Ft(i,"margin"),a=Ge(i.maxWidth,s,"clientWidth")||Xe,r=Ge(i.maxHeight,s,"clientHeight")||Xe,l=Nr(s,t,e),{width:c,height:h}=l;if(i.boxSizing==="content-box"){let d=Ft(i,"border","width"),f=Ft(i,"padding");c-=f.width+d.width,h-=f.height+d.height}return c=Math.max(0,c-o.width),h=Math.max(0,n?c/n:h-o.height),c=vt(Math.min(c,a,l.maxWidth)),h=vt(Math.min(h,r,l.maxHeight)),c&&!h&&(h=vt(c/2)),(t!==void 0||e!==void 0)&&n&&l.height&&h>l.height&&(h=l.height,c=vt(Math.floor(h*n))),{width:c,height:h}}function fn(s,t,e){let n=t||1,i=vt(s.height*n),o=vt(s.width*n);s.height=vt(s.height),s.width=vt(s.width);let a=s.canvas;a.style&&(e||!a.style.height&&!a.style.width)&&(a.style.height=`${s.height}px`,a.style.width=`${s.width}px`);let r=Math.floor(i),l=Math.floor(o);return s.currentDevicePixelRatio!==n||a.height!==r||a.width!==l?(s.currentDevicePixelRatio=n,a.height=r,a.width=l,s.ctx.setTransform(n,0,0,n,0,0),!0):!1}var Fi=(function(){let s=!1;try{let t={get passive(){return s=!0,!1}};is()&&(window.addEventListener("test",null,t),window.removeEventListener("test",null,t))}catch{}return s})();function gn(s,t){let e=Br(s,t),n=e&&e.match(/^(\\d+)(\\.\\d+)?px$/);return n?+n[1]:void 0}var $r=function(s,t){return{x(e){return s+s+t-e},setWidth(e){t=e},textAlign(e){return e==="center"?e:e==="right"?"left":"right"},xPlus(e,n){return e-n},leftForLtr(e,n){return e-n}}},jr=function(){return{x(s){return s},setWidth(s){},textAlign(s){return s},xPlus(s,t){return s+t},leftForLtr(s,t){return s}}};function Nt(s,t,e){return s?$r(t,e):jr()}function pn(s,t){let e,n;(t==="ltr"||t==="rtl")&&(e=s.canvas.style,n=[e.getPropertyValue("direction"),e.getPropertyPriority("direction")],e.setProperty("direction",t,"important"),s.prevTextDirection=n)}function mn(s,t){t!==void 0&&(delete s.prevTextDirection,s.canvas.style.setProperty("direction",t[0],t[1]))}function Ye(s,t,e){return s.options.clip?s[e]:t[e]}function Yr(s,t){let{xScale:e,yScale:n}=s;return e&&n?{left:Ye(e,t,"left"),right:Ye(e,t,"right"),top:Ye(n,t,"top"),bottom:Ye(n,t,"bottom")}:t}function zi(s,t){let e=t._clip;if(e.disabled)return!1;let n=Yr(t,s.chartArea);return{left:e.left===!1?0:n.left-(e.left===!0?0:e.left),right:e.right===!1?s.width:n.right+(e.right===!0?0:e.right),top:e.top===!1?0:n.top-(e.top===!0?0:e.top),bottom:e.bottom===!1?s.height:n.bottom+(e.bottom===!0?0:e.bottom)}}/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */var Cn=class{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,n,i){let o=e.listeners[i],a=e.duration;o.forEach(r=>r({chart:t,initial:e.initial,numSteps:a,currentStep:Math.min(n-e.start,a)}))}_refresh(){this._request||(this._running=!0,this._request=tn.call(window,()=>{this._update(),this._request=null,this._running&&this._refresh()}))}_update(t=Date.now()){let e=0;this._charts.forEach((n,i)=>{if(!n.running||!n.items.length)return;let o=n.items,a=o.length-1,r=!1,l;for(;a>=0;--a)l=o[a],l._active?(l._total>n.duration&&(n.duration=l._total),l.tick(t),r=!0):(o[a]=o[o.length-1],o.pop());r&&(i.draw(),this._notify(i,n,t,"progress")),o.length||(n.running=!1,this._notify(i,n,t,"complete"),n.initial=!1),e+=o.length}),this._lastDate=t,e===0&&(this._running=!1)}_getAnims(t){let e=this._charts,n=e.get(t);return n||(n={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,n)),n}listen(t,e,n){this._getAnims(t).listeners[e].push(n)}add(t,e){!e||!e.length||this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){let e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce((n,i)=>Math.max(n,i._duration),0),this._refresh())}running(t){if(!this._running)return!1;let e=this._charts.get(t);return!(!e||!e.running||!e.items.length)}stop(t){let e=this._charts.get(t);if(!e||!e.items.length)return;let n=e.items,i=n.length-1;for(;i>=0;--i)n[i].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}},mt=new Cn,Bi="transparent",Ur={boolean(s,t,e){return e>.5?t:s},color(s,t,e){let n=nn(s||Bi),i=n.valid&&nn(t||Bi);return i&&i.valid?i.mix(n,e).hexString():t},number(s,t,e){return s+(t-s)*e}},Pn=class{constructor(t,e,n,i){let o=e[n];i=ke([t.to,i,o,t.from]);let a=ke([t.from,o,i]);this._active=!0,this._fn=t.fn||Ur[t.type||typeof a],this._easing=Qt[t.easing]||Qt.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=n,this._from=a,this._to=i,this._promises=void 0}active(){return this._active}update(t,e,n){if(this._active){this._notify(!1);let i=this._target[this._prop],o=n-this._start,a=this._duration-o;this._start=n,this._duration=Math.floor(Math.max(a,t.duration)),this._total+=o,this._loop=!!t.loop,this._to=ke([t.to,e,i,t.from]),this._from=ke([t.from,i,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){let e=t-this._start,n=this._duration,i=this._prop,o=this._from,a=this._loop,r=this._to,l;if(this._active=o!==r&&(a||e<n),!this._active){this._target[i]=r,this._notify(!0);return}if(e<0){this._target[i]=o;return}l=e/n%2,l=a&&l>1?2-l:l,l=this._easing(Math.min(1,Math.max(0,l))),this._target[i]=this._fn(o,r,l)}wait(){let t=this._promises||(this._promises=[]);return new Promise((e,n)=>{t.push({res:e,rej:n})})}_notify(t){let e=t?"res":"rej",n=this._promises||[];for(let i=0;i<n.length;i++)n[i][e]()}},ms=class{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!F(t))return;let e=Object.keys(N.animation),n=this._properties;Object.getOwnPropertyNames(t).forEach(i=>{let o=t[i];if(!F(o))return;let a={};for(let r of e)a[r]=o[r];(V(o.properties)&&o.properties||[i]).forEach(r=>{(r===i||!n.has(r))&&n.set(r,a)})})}_animateOptions(t,e){let n=e.options,i=Gr(t,n);if(!i)return[];let o=this._createAnimations(i,n);return n.$shared&&Xr(t.options.$animations,n).then(()=>{t.options=n},()=>{}),o}_createAnimations(t,e){let n=this._properties,i=[],o=t.$animations||(t.$animations={}),a=Object.keys(e),r=Date.now(),l;for(l=a.length-1;l>=0;--l){let c=a[l];if(c.charAt(0)==="$")continue;if(c==="options"){i.push(...this._animateOptions(t,e));continue}let h=e[c],u=o[c],d=n.get(c);if(u)if(d&&u.active()){u.update(d,h,r);continue}else u.cancel();if(!d||!d.duration){t[c]=h;continue}o[c]=u=new Pn(d,t,c,h),i.push(u)}return i}update(t,e){if(this._properties.size===0){Object.assign(t,e);return}let n=this._createAnimations(t,e);if(n.length)return mt.add(this._chart,n),!0}};function Xr(s,t){let e=[],n=Object.keys(t);for(let i=0;i<n.length;i++){let o=s[n[i]];o&&o.active()&&e.push(o.wait())}return Promise.all(e)}function Gr(s,t){if(!t)return;let e=s.options;if(!e){s.options=t;return}return e.$shared&&(s.options=e=Object.assign({},e,{$shared:!1,$animations:{}})),e}function Wi(s,t){let e=s&&s.options||{},n=e.reverse,i=e.min===void 0?t:0,o=e.max===void 0?t:0;return{start:n?o:i,end:n?i:o}}function qr(s,t,e){if(e===!1)return!1;let n=Wi(s,e),i=Wi(t,e);return{top:i.end,right:n.end,bottom:i.start,left:n.start}}function Kr(s){let t,e,n,i;return F(s)?(t=s.top,e=s.right,n=s.bottom,i=s.left):t=e=n=i=s,{top:t,right:e,bottom:n,left:i,disabled:s===!1}}function Do(s,t){let e=[],n=s._getSortedDatasetMetas(t),i,o;for(i=0,o=n.length;i<o;++i)e.push(n[i].index);return e}function Hi(s,t,e,n={}){let i=s.keys,o=n.mode==="single",a,r,l,c;if(t===null)return;let h=!1;for(a=0,r=i.length;a<r;++a){if(l=+i[a],l===e){if(h=!0,n.all)continue;break}c=s.values[l],j(c)&&(o||t===0||gt(t)===gt(c))&&(t+=c)}return!h&&!n.all?0:t}function Jr(s,t){let{iScale:e,vScale:n}=t,i=e.axis==="x"?"x":"y",o=n.axis==="x"?"x":"y",a=Object.keys(s),r=new Array(a.length),l,c,h;for(l=0,c=a.length;l<c;++l)h=a[l],r[l]={[i]:h,[o]:s[h]};return r}function bn(s,t){let e=s&&s.options.stacked;return e||e===void 0&&t.stack!==void 0}function Zr(s,t,e){return`${s.id}.${t.id}.${e.stack||e.type}`}function Qr(s){let{min:t,max:e,minDefined:n,maxDefined:i}=s.getUserBounds();return{min:n?t:Number.NEGATIVE_INFINITY,max:i?e:Number.POSITIVE_INFINITY}}function tl(s,t,e){let n=s[t]||(s[t]={});return n[e]||(n[e]={})}function Vi(s,t,e,n){for(let i of t.getMatchingVisibleMetas(n).reverse()){let o=s[i.index];if(e&&o>0||!e&&o<0)return i.index}return null}function Ni(s,t){let{chart:e,_cachedMeta:n}=s,i=e._stacks||(e._stacks={}),{iScale:o,vScale:a,index:r}=n,l=o.axis,c=a.axis,h=Zr(o,a,n),u=t.length,d;for(let f=0;f<u;++f){let m=t[f],{[l]:p,[c]:b}=m,x=m._stacks||(m._stacks={});d=x[c]=tl(i,h,p),d[r]=b,d._top=Vi(d,a,!0,n.type),d._bottom=Vi(d,a,!1,n.type);let _=d._visualValues||(d._visualValues={});_[r]=b}}function xn(s,t){let e=s.scales;return Object.keys(e).filter(n=>e[n].axis===t).shift()}function el(s,t){return Ct(s,{active:!1,dataset:void 0,datasetIndex:t,index:t,mode:"default",type:"dataset"})}function sl(s,t,e){return Ct(s,{active:!1,dataIndex:t,parsed:void 0,raw:void 0,element:e,index:t,mode:"default",type:"data"})}function Ce(s,t){let e=s.controller.index,n=s.vScale&&s.vScale.axis;if(n){t=t||s._parsed;for(let i of t){let o=i._stacks;!o||o[n]===void 0||o[n][e]===void 0||(delete o[n][e],o[n]._visualValues!==void 0&&o[n]._visualValues[e]!==void 0&&delete o[n]._visualValues[e])}}}var _n=s=>s==="reset"||s==="none",$i=(s,t)=>t?s:Object.assign({},s),nl=(s,t,e)=>s&&!t.hidden&&t._stacked&&{keys:Do(e,!0),values:null},Yt=class{constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){let t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=bn(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&Ce(this._cachedMeta),this.index=t}linkScales(){let t=this.chart,e=this._cachedMeta,n=this.getDataset(),i=(u,d,f,m)=>u==="x"?d:u==="r"?m:f,o=e.xAxisID=I(n.xAxisID,xn(t,"x")),a=e.yAxisID=I(n.yAxisID,xn(t,"y")),r=e.rAxisID=I(n.rAxisID,xn(t,"r")),l=e.indexAxis,c=e.iAxisID=i(l,o,a,r),h=e.vAxisID=i(l,a,o,r);e.xScale=this.getScaleForId(o),e.yScale=this.getScaleForId(a),e.rScale=this.getScaleForId(r),e.iScale=this.getScaleForId(c),e.vScale=this.getScaleForId(h)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){let e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){let t=this._cachedMeta;this._data&&Zs(this._data,this),t._stacked&&Ce(t)}_dataCheck(){let t=this.getDataset(),e=t.data||(t.data=[]),n=this._data;if(F(e)){let i=this._cachedMeta;this._data=Jr(e,i)}else if(n!==e){if(n){Zs(n,this);let i=this._cachedMeta;Ce(i),i._parsed=[]}e&&Object.isExtensible(e)&&ki(e,this),this._syncList=[],this._data=e}}addElements(){let t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){let e=this._cachedMeta,n=this.getDataset(),i=!1;this._dataCheck();let o=e._stacked;e._stacked=bn(e.vScale,e),e.stack!==n.stack&&(i=!0,Ce(e),e.stack=n.stack),this._resyncElements(t),(i||o!==e._stacked)&&(Ni(this,e._parsed),e._stacked=bn(e.vScale,e))}configure(){let t=this.chart.config,e=t.datasetScopeKeys(this._type),n=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(n,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){let{_cachedMeta:n,_data:i}=this,{iScale:o,_stacked:a}=n,r=o.axis,l=t===0&&e===i.length?!0:n._sorted,c=t>0&&n._parsed[t-1],h,u,d;if(this._parsing===!1)n._parsed=i,n._sorted=!0,d=i;else{V(i[t])?d=this.parseArrayData(n,i,t,e):F(i[t])?d=this.parseObjectData(n,i,t,e):d=this.parsePrimitiveData(n,i,t,e);let f=()=>u[r]===null||c&&u[r]<c[r];for(h=0;h<e;++h)n._parsed[h+t]=u=d[h],l&&(f()&&(l=!1),c=u);n._sorted=l}a&&Ni(this,d)}parsePrimitiveData(t,e,n,i){let{iScale:o,vScale:a}=t,r=o.axis,l=a.axis,c=o.getLabels(),h=o===a,u=new Array(i),d,f,m;for(d=0,f=i;d<f;++d)m=d+n,u[d]={[r]:h||o.parse(c[m],m),[l]:a.parse(e[m],m)};return u}parseArrayData(t,e,n,i){let{xScale:o,yScale:a}=t,r=new Array(i),l,c,h,u;for(l=0,c=i;l<c;++l)h=l+n,u=e[h],r[l]={x:o.parse(u[0],h),y:a.parse(u[1],h)};return r}parseObjectData(t,e,n,i){let{xScale:o,yScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=new Array(i),h,u,d,f;for(h=0,u=i;h<u;++h)d=h+n,f=e[d],c[h]={x:o.parse(Bt(f,r),d),y:a.parse(Bt(f,l),d)};return c}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,n){let i=this.chart,o=this._cachedMeta,a=e[t.axis],r={keys:Do(i,!0),values:e._stacks[t.axis]._visualValues};return Hi(r,a,o.index,{mode:n})}updateRangeFromParsed(t,e,n,i){let o=n[e.axis],a=o===null?NaN:o,r=i&&n._stacks[e.axis];i&&r&&(i.values=r,a=Hi(i,o,this._cachedMeta.index)),t.min=Math.min(t.min,a),t.max=Math.max(t.max,a)}getMinMax(t,e){let n=this._cachedMeta,i=n._parsed,o=n._sorted&&t===n.iScale,a=i.length,r=this._getOtherScale(t),l=nl(e,n,this.chart),c={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:h,max:u}=Qr(r),d,f;function m(){f=i[d];let p=f[r.axis];return!j(f[t.axis])||h>p||u<p}for(d=0;d<a&&!(!m()&&(this.updateRangeFromParsed(c,t,f,l),o));++d);if(o){for(d=a-1;d>=0;--d)if(!m()){this.updateRangeFromParsed(c,t,f,l);break}}return c}getAllParsedValues(t){let e=this._cachedMeta._parsed,n=[],i,o,a;for(i=0,o=e.length;i<o;++i)a=e[i][t.axis],j(a)&&n.push(a);return n}getMaxOverflow(){return!1}getLabelAndValue(t){let e=this._cachedMeta,n=e.iScale,i=e.vScale,o=this.getParsed(t);return{label:n?""+n.getLabelForValue(o[n.axis]):"",value:i?""+i.getLabelForValue(o[i.axis]):""}}_update(t){let e=this._cachedMeta;this.update(t||"default"),e._clip=Kr(I(this.options.clip,qr(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){let t=this._ctx,e=this.chart,n=this._cachedMeta,i=n.data||[],o=e.chartArea,a=[],r=this._drawStart||0,l=this._drawCount||i.length-r,c=this.options.drawActiveElementsOnTop,h;for(n.dataset&&n.dataset.draw(t,o,r,l),h=r;h<r+l;++h){let u=i[h];u.hidden||(u.active&&c?a.push(u):u.draw(t,o))}for(h=0;h<a.length;++h)a[h].draw(t,o)}getStyle(t,e){let n=e?"active":"default";return t===void 0&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(n):this.resolveDataElementOptions(t||0,n)}getContext(t,e,n){let i=this.getDataset(),o;if(t>=0&&t<this._cachedMeta.data.length){let a=this._cachedMeta.data[t];o=a.$context||(a.$context=sl(this.getContext(),t,a)),o.parsed=this.getParsed(t),o.raw=i.data[t],o.index=o.dataIndex=t}else o=this.$context||(this.$context=el(this.chart.getContext(),this.index)),o.dataset=i,o.index=o.datasetIndex=this.index;return o.active=!!e,o.mode=n,o}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",n){let i=e==="active",o=this._cachedDataOpts,a=t+"-"+e,r=o[a],l=this.enableOptionSharing&&se(n);if(r)return $i(r,l);let c=this.chart.config,h=c.datasetElementScopeKeys(this._type,t),u=i?[`${t}Hover`,"hover",t,""]:[t,""],d=c.getOptionScopes(this.getDataset(),h),f=Object.keys(N.elements[t]),m=()=>this.getContext(n,i,e),p=c.resolveNamedOptions(d,f,m,u);return p.$shared&&(p.$shared=l,o[a]=Object.freeze($i(p,l))),p}_resolveAnimations(t,e,n){let i=this.chart,o=this._cachedDataOpts,a=`animation-${e}`,r=o[a];if(r)return r;let l;if(i.options.animation!==!1){let h=this.chart.config,u=h.datasetAnimationScopeKeys(this._type,e),d=h.getOptionScopes(this.getDataset(),u);l=h.createResolver(d,this.getContext(t,n,e))}let c=new ms(i,l&&l.animations);return l&&l._cacheable&&(o[a]=Object.freeze(c)),c}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||_n(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){let n=this.resolveDataElementOptions(t,e),i=this._sharedOptions,o=this.getSharedOptions(n),a=this.includeOptions(e,o)||o!==i;return this.updateSharedOptions(o,e,n),{sharedOptions:o,includeOptions:a}}updateElement(t,e,n,i){_n(i)?Object.assign(t,n):this._resolveAnimations(e,i).update(t,n)}updateSharedOptions(t,e,n){t&&!_n(e)&&this._resolveAnimations(void 0,e).update(t,n)}_setStyle(t,e,n,i){t.active=i;let o=this.getStyle(e,i);this._resolveAnimations(e,n,i).update(t,{options:!i&&this.getSharedOptions(o)||o})}removeHoverStyle(t,e,n){this._setStyle(t,n,"active",!1)}setHoverStyle(t,e,n){this._setStyle(t,n,"active",!0)}_removeDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){let e=this._data,n=this._cachedMeta.data;for(let[r,l,c]of this._syncList)this[r](l,c);this._syncList=[];let i=n.length,o=e.length,a=Math.min(o,i);a&&this.parse(0,a),o>i?this._insertElements(i,o-i,t):o<i&&this._removeElements(o,i-o)}_insertElements(t,e,n=!0){let i=this._cachedMeta,o=i.data,a=t+e,r,l=c=>{for(c.length+=e,r=c.length-1;r>=a;r--)c[r]=c[r-e]};for(l(o),r=t;r<a;++r)o[r]=new this.dataElementType;this._parsing&&l(i._parsed),this.parse(t,e),n&&this.updateElements(o,t,e,"reset")}updateElements(t,e,n,i){}_removeElements(t,e){let n=this._cachedMeta;if(this._parsing){let i=n._parsed.splice(t,e);n._stacked&&Ce(n,i)}n.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{let[e,n,i]=t;this[e](n,i)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){let t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);let n=arguments.length-2;n&&this._sync(["_insertElements",t,n])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}};T(Yt,"defaults",{}),T(Yt,"datasetElementType",null),T(Yt,"dataElementType",null);function il(s,t){if(!s._cache.$bar){let e=s.getMatchingVisibleMetas(t),n=[];for(let i=0,o=e.length;i<o;i++)n=n.concat(e[i].controller.getAllParsedValues(s));s._cache.$bar=Qs(n.sort((i,o)=>i-o))}return s._cache.$bar}function ol(s){let t=s.iScale,e=il(t,s.type),n=t._length,i,o,a,r,l=()=>{a===32767||a===-32768||(se(r)&&(n=Math.min(n,Math.abs(a-r)||n)),r=a)};for(i=0,o=e.length;i<o;++i)a=t.getPixelForValue(e[i]),l();for(r=void 0,i=0,o=t.ticks.length;i<o;++i)a=t.getPixelForTick(i),l();return n}function al(s,t,e,n){let i=e.barThickness,o,a;return B(i)?(o=t.min*e.categoryPercentage,a=e.barPercentage):(o=i*n,a=1),{chunk:o/n,ratio:a,start:t.pixels[s]-o/2}}function rl(s,t,e,n){let i=t.pixels,o=i[s],a=s>0?i[s-1]:null,r=s<i.length-1?i[s+1]:null,l=e.categoryPercentage;a===null&&(a=o-(r===null?t.end-t.start:r-o)),r===null&&(r=o+o-a);let c=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/n,ratio:e.barPercentage,start:c}}function ll(s,t,e,n){let i=e.parse(s[0],n),o=e.parse(s[1],n),a=Math.min(i,o),r=Math.max(i,o),l=a,c=r;Math.abs(a)>Math.abs(r)&&(l=r,c=a),t[e.axis]=c,t._custom={barStart:l,barEnd:c,start:i,end:o,min:a,max:r}}function To(s,t,e,n){return V(s)?ll(s,t,e,n):t[e.axis]=e.parse(s,n),t}function ji(s,t,e,n){let i=s.iScale,o=s.vScale,a=i.getLabels(),r=i===o,l=[],c,h,u,d;for(c=e,h=e+n;c<h;++c)d=t[c],u={},u[i.axis]=r||i.parse(a[c],c),l.push(To(d,u,o,c));return l}function yn(s){return s&&s.barStart!==void 0&&s.barEnd!==void 0}function cl(s,t,e){return s!==0?gt(s):(t.isHorizontal()?1:-1)*(t.min>=e?1:-1)}function hl(s){let t,e,n,i,o;return s.horizontal?(t=s.base>s.x,e="left",n="right"):(t=s.base<s.y,e="bottom",n="top"),t?(i="end",o="start"):(i="start",o="end"),{start:e,end:n,reverse:t,top:i,bottom:o}}function ul(s,t,e,n){let i=t.borderSkipped,o={};if(!i){s.borderSkipped=o;return}if(i===!0){s.borderSkipped={top:!0,right:!0,bottom:!0,left:!0};return}let{start:a,end:r,reverse:l,top:c,bottom:h}=hl(s);i==="middle"&&e&&(s.enableBorderRadius=!0,(e._top||0)===n?i=c:(e._bottom||0)===n?i=h:(o[Yi(h,a,r,l)]=!0,i=c)),o[Yi(i,a,r,l)]=!0,s.borderSkipped=o}function Yi(s,t,e,n){return n?(s=dl(s,t,e),s=Ui(s,e,t)):s=Ui(s,t,e),s}function dl(s,t,e){return s===t?e:s===e?t:s}function Ui(s,t,e){return s==="start"?t:s==="end"?e:s}function fl(s,{inflateAmount:t},e){s.inflateAmount=t==="auto"?e===1?.33:0:t}var Ut=class extends Yt{parsePrimitiveData(t,e,n,i){return ji(t,e,n,i)}parseArrayData(t,e,n,i){return ji(t,e,n,i)}parseObjectData(t,e,n,i){let{iScale:o,vScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=o.axis==="x"?r:l,h=a.axis==="x"?r:l,u=[],d,f,m,p;for(d=n,f=n+i;d<f;++d)p=e[d],m={},m[o.axis]=o.parse(Bt(p,c),d),u.push(To(Bt(p,h),m,a,d));return u}updateRangeFromParsed(t,e,n,i){super.updateRangeFromParsed(t,e,n,i);let o=n._custom;o&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,o.min),t.max=Math.max(t.max,o.max))}getMaxOverflow(){return 0}getLabelAndValue(t){let e=this._cachedMeta,{iScale:n,vScale:i}=e,o=this.getParsed(t),a=o._custom,r=yn(a)?"["+a.start+", "+a.end+"]":""+i.getLabelForValue(o[i.axis]);return{label:""+n.getLabelForValue(o[n.axis]),value:r}}initialize(){this.enableOptionSharing=!0,super.initialize();let t=this._cachedMeta;t.stack=this.getDataset().stack}update(t){let e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,n,i){let o=i==="reset",{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),c=r.isHorizontal(),h=this._getRuler(),{sharedOptions:u,includeOptions:d}=this._getSharedOptions(e,i);for(let f=e;f<e+n;f++){let m=this.getParsed(f),p=o||B(m[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),b=this._calculateBarIndexPixels(f,h),x=(m._stacks||{})[r.axis],_={horizontal:c,base:p.base,enableBorderRadius:!x||yn(m._custom)||a===x._top||a===x._bottom,x:c?p.head:b.center,y:c?b.center:p.head,height:c?b.size:Math.abs(p.size),width:c?Math.abs(p.size):b.size};d&&(_.options=u||this.resolveDataElementOptions(f,t[f].active?"active":i));let v=_.options||t[f].options;ul(_,v,x,a),fl(_,v,h.ratio),this.updateElement(t[f],f,_,i)}}_getStacks(t,e){let{iScale:n}=this._cachedMeta,i=n.getMatchingVisibleMetas(this._type).filter(h=>h.controller.options.grouped),o=n.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[n.axis],c=h=>{let u=h._parsed.find(f=>f[n.axis]===l),d=u&&u[h.vScale.axis];if(B(d)||isNaN(d))return!0};for(let h of i)if(!(e!==void 0&&c(h))&&((o===!1||a.indexOf(h.stack)===-1||o===void 0&&h.stack===void 0)&&a.push(h.stack),h.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){let t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter(n=>t[n].axis===e).shift()}_getAxis(){let t={},e=this.getFirstScaleIdForIndexAxis();for(let n of this.chart.data.datasets)t[I(this.chart.options.indexAxis==="x"?n.xAxisID:n.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,n){let i=this._getStacks(t,n),o=e!==void 0?i.indexOf(e):-1;return o===-1?i.length-1:o}_getRuler(){let t=this.options,e=this._cachedMeta,n=e.iScale,i=[],o,a;for(o=0,a=e.data.length;o<a;++o)i.push(n.getPixelForValue(this.getParsed(o)[n.axis],o));let r=t.barThickness;return{min:r||ol(e),pixels:i,start:n._startPixel,end:n._endPixel,stackCount:this._getStackCount(),scale:n,grouped:t.grouped,ratio:r?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){let{_cachedMeta:{vScale:e,_stacked:n,index:i},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),c=l._custom,h=yn(c),u=l[e.axis],d=0,f=n?this.applyStack(e,l,n):u,m,p;f!==u&&(d=f-u,f=u),h&&(u=c.barStart,f=c.barEnd-c.barStart,u!==0&&gt(u)!==gt(c.barEnd)&&(d=0),d+=u);let b=!B(o)&&!h?o:d,x=e.getPixelForValue(b);if(this.chart.getDataVisibility(t)?m=e.getPixelForValue(d+f):m=x,p=m-x,Math.abs(p)<a){p=cl(p,e,r)*a,u===r&&(x-=p/2);let _=e.getPixelForDecimal(0),v=e.getPixelForDecimal(1),w=Math.min(_,v),M=Math.max(_,v);x=Math.max(Math.min(x,M),w),m=x+p,n&&!h&&(l._stacks[e.axis]._visualValues[i]=e.getValueForPixel(m)-e.getValueForPixel(x))}if(x===e.getPixelForValue(r)){let _=gt(p)*e.getLineWidthForValue(r)/2;x+=_,p-=_}return{size:p,base:x,head:m,center:m+p/2}}_calculateBarIndexPixels(t,e){let n=e.scale,i=this.options,o=i.skipNull,a=I(i.maxBarThickness,1/0),r,l,c=this._getAxisCount();if(e.grouped){let h=o?this._getStackCount(t):e.stackCount,u=i.barThickness==="flex"?rl(t,e,i,h*c):al(t,e,i,h*c),d=this.chart.options.indexAxis==="x"?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(I(d,this.getFirstScaleIdForIndexAxis())),m=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=u.start+u.chunk*m+u.chunk/2,l=Math.min(a,u.chunk*u.ratio)}else r=n.getPixelForValue(this.getParsed(t)[n.axis],t),l=Math.min(a,e.min*e.ratio);return{base:r-l/2,head:r+l/2,center:r,size:l}}draw(){let t=this._cachedMeta,e=t.vScale,n=t.data,i=n.length,o=0;for(;o<i;++o)this.getParsed(o)[e.axis]!==null&&!n[o].hidden&&n[o].draw(this._ctx)}};T(Ut,"id","bar"),T(Ut,"defaults",{datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}}),T(Ut,"overrides",{scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}});function $t(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}var An=class s{constructor(t){T(this,"options");this.options=t||{}}static override(t){Object.assign(s.prototype,t)}init(){}formats(){return $t()}parse(){return $t()}format(){return $t()}add(){return $t()}diff(){return $t()}startOf(){return $t()}endOf(){return $t()}},gl={_date:An};function pl(s,t,e,n){let{controller:i,data:o,_sorted:a}=s,r=i._cachedMeta.iScale,l=s.dataset&&s.dataset.options?s.dataset.options.spanGaps:null;if(r&&t===r.axis&&t!=="r"&&a&&o.length){let c=r._reversePixels?vi:Ze;if(n){if(i._sharedOptions){let h=o[0],u=typeof h.getRange=="function"&&h.getRange(t);if(u){let d=c(o,t,e-u),f=c(o,t,e+u);return{lo:d.lo,hi:f.hi}}}}else{let h=c(o,t,e);if(l){let{vScale:u}=i._cachedMeta,{_parsed:d}=s,f=d.slice(0,h.lo+1).reverse().findIndex(p=>!B(p[u.axis]));h.lo-=Math.max(0,f);let m=d.slice(h.hi).findIndex(p=>!B(p[u.axis]));h.hi+=Math.max(0,m)}return h}}return{lo:0,hi:o.length-1}}function Fe(s,t,e,n,i){let o=s.getSortedVisibleDatasetMetas(),a=e[t];for(let r=0,l=o.length;r<l;++r){let{index:c,data:h}=o[r],{lo:u,hi:d}=pl(o[r],t,a,i);for(let f=u;f<=d;++f){let m=h[f];m.skip||n(m,c,f)}}}function ml(s){let t=s.indexOf("x")!==-1,e=s.indexOf("y")!==-1;return function(n,i){let o=t?Math.abs(n.x-i.x):0,a=e?Math.abs(n.y-i.y):0;return Math.sqrt(Math.pow(o,2)+Math.pow(a,2))}}function Mn(s,t,e,n,i){let o=[];return!i&&!s.isPointInArea(t)||Fe(s,e,t,function(r,l,c){!i&&!Ht(r,s.chartArea,0)||r.inRange(t.x,t.y,n)&&o.push({element:r,datasetIndex:l,index:c})},!0),o}function bl(s,t,e,n){let i=[];function o(a,r,l){let{startAngle:c,endAngle:h}=a.getProps(["startAngle","endAngle"],n),{angle:u}=xi(a,{x:t.x,y:t.y});yi(u,c,h)&&i.push({element:a,datasetIndex:r,index:l})}return Fe(s,e,t,o),i}function xl(s,t,e,n,i,o){let a=[],r=ml(e),l=Number.POSITIVE_INFINITY;function c(h,u,d){let f=h.inRange(t.x,t.y,i);if(n&&!f)return;let m=h.getCenterPoint(i);if(!(!!o||s.isPointInArea(m))&&!f)return;let b=r(t,m);b<l?(a=[{element:h,datasetIndex:u,index:d}],l=b):b===l&&a.push({element:h,datasetIndex:u,index:d})}return Fe(s,e,t,c),a}function vn(s,t,e,n,i,o){return!o&&!s.isPointInArea(t)?[]:e==="r"&&!n?bl(s,t,e,i):xl(s,t,e,n,i,o)}function Xi(s,t,e,n,i){let o=[],a=e==="x"?"inXRange":"inYRange",r=!1;return Fe(s,e,t,(l,c,h)=>{l[a]&&l[a](t[e],i)&&(o.push({element:l,datasetIndex:c,index:h}),r=r||l.inRange(t.x,t.y,i))}),n&&!r?[]:o}var _l={evaluateInteractionItems:Fe,modes:{index(s,t,e,n){let i=Pt(t,s),o=e.axis||"x",a=e.includeInvisible||!1,r=e.intersect?Mn(s,i,o,n,a):vn(s,i,o,!1,n,a),l=[];return r.length?(s.getSortedVisibleDatasetMetas().forEach(c=>{let h=r[0].index,u=c.data[h];u&&!u.skip&&l.push({element:u,datasetIndex:c.index,index:h})}),l):[]},dataset(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1,r=e.intersect?Mn(s,i,o,n,a):vn(s,i,o,!1,n,a);if(r.length>0){let l=r[0].datasetIndex,c=s.getDatasetMeta(l).data;r=[];for(let h=0;h<c.length;++h)r.push({element:c[h],datasetIndex:l,index:h})}return r},point(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return Mn(s,i,o,n,a)},nearest(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return vn(s,i,o,e.intersect,n,a)},x(s,t,e,n){let i=Pt(t,s);return Xi(s,i,"x",e.intersect,n)},y(s,t,e,n){let i=Pt(t,s);return Xi(s,i,"y",e.intersect,n)}}},Oo=["left","top","right","bottom"];function Pe(s,t){return s.filter(e=>e.pos===t)}function Gi(s,t){return s.filter(e=>Oo.indexOf(e.pos)===-1&&e.box.axis===t)}function Ae(s,t){return s.sort((e,n)=>{let i=t?n:e,o=t?e:n;return i.weight===o.weight?i.index-o.index:i.weight-o.weight})}function yl(s){let t=[],e,n,i,o,a,r;for(e=0,n=(s||[]).length;e<n;++e)i=s[e],{position:o,options:{stack:a,stackWeight:r=1}}=i,t.push({index:e,box:i,pos:o,horizontal:i.isHorizontal(),weight:i.weight,stack:a&&o+a,stackWeight:r});return t}function Ml(s){let t={};for(let e of s){let{stack:n,pos:i,stackWeight:o}=e;if(!n||!Oo.includes(i))continue;let a=t[n]||(t[n]={count:0,placed:0,weight:0,size:0});a.count++,a.weight+=o}return t}function vl(s,t){let e=Ml(s),{vBoxMaxWidth:n,hBoxMaxHeight:i}=t,o,a,r;for(o=0,a=s.length;o<a;++o){r=s[o];let{fullSize:l}=r.box,c=e[r.stack],h=c&&r.stackWeight/c.weight;r.horizontal?(r.width=h?h*n:l&&t.availableWidth,r.height=i):(r.width=n,r.height=h?h*i:l&&t.availableHeight)}return e}function wl(s){let t=yl(s),e=Ae(t.filter(c=>c.box.fullSize),!0),n=Ae(Pe(t,"left"),!0),i=Ae(Pe(t,"right")),o=Ae(Pe(t,"top"),!0),a=Ae(Pe(t,"bottom")),r=Gi(t,"x"),l=Gi(t,"y");return{fullSize:e,leftAndTop:n.concat(o),rightAndBottom:i.concat(l).concat(a).concat(r),chartArea:Pe(t,"chartArea"),vertical:n.concat(i).concat(l),horizontal:o.concat(a).concat(r)}}function qi(s,t,e,n){return Math.max(s[e],t[e])+Math.max(s[n],t[n])}function Lo(s,t){s.top=Math.max(s.top,t.top),s.left=Math.max(s.left,t.left),s.bottom=Math.max(s.bottom,t.bottom),s.right=Math.max(s.right,t.right)}function Sl(s,t,e,n){let{pos:i,box:o}=e,a=s.maxPadding;if(!F(i)){e.size&&(s[i]-=e.size);let u=n[e.stack]||{size:0,count:1};u.size=Math.max(u.size,e.horizontal?o.height:o.width),e.size=u.size/u.count,s[i]+=e.size}o.getPadding&&Lo(a,o.getPadding());let r=Math.max(0,t.outerWidth-qi(a,s,"left","right")),l=Math.max(0,t.outerHeight-qi(a,s,"top","bottom")),c=r!==s.w,h=l!==s.h;return s.w=r,s.h=l,e.horizontal?{same:c,other:h}:{same:h,other:c}}function kl(s){let t=s.maxPadding;function e(n){let i=Math.max(t[n]-s[n],0);return s[n]+=i,i}s.y+=e("top"),s.x+=e("left"),e("right"),e("bottom")}function Cl(s,t){let e=t.maxPadding;function n(i){let o={left:0,top:0,right:0,bottom:0};return i.forEach(a=>{o[a]=Math.max(t[a],e[a])}),o}return n(s?["left","right"]:["top","bottom"])}function Oe(s,t,e,n){let i=[],o,a,r,l,c,h;for(o=0,a=s.length,c=0;o<a;++o){r=s[o],l=r.box,l.update(r.width||t.w,r.height||t.h,Cl(r.horizontal,t));let{same:u,other:d}=Sl(t,e,r,n);c|=u&&i.length,h=h||d,l.fullSize||i.push(r)}return c&&Oe(i,t,e,n)||h}function rs(s,t,e,n,i){s.top=e,s.left=t,s.right=t+n,s.bottom=e+i,s.width=n,s.height=i}function Ki(s,t,e,n){let i=e.padding,{x:o,y:a}=t;for(let r of s){let l=r.box,c=n[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/c.weight||1;if(r.horizontal){let u=t.w*h,d=c.size||l.height;se(c.start)&&(a=c.start),l.fullSize?rs(l,i.left,a,e.outerWidth-i.right-i.left,d):rs(l,t.left+c.placed,a,u,d),c.start=a,c.placed+=u,a=l.bottom}else{let u=t.h*h,d=c.size||l.width;se(c.start)&&(o=c.start),l.fullSize?rs(l,o,i.top,d,e.outerHeight-i.bottom-i.top):rs(l,o,t.top+c.placed,d,u),c.start=o,c.placed+=u,o=l.right}}t.x=o,t.y=a}var At={addBox(s,t){s.boxes||(s.boxes=[]),t.fullSize=t.fullSize||!1,t.position=t.position||"top",t.weight=t.weight||0,t._layers=t._layers||function(){return[{z:0,draw(e){t.draw(e)}}]},s.boxes.push(t)},removeBox(s,t){let e=s.boxes?s.boxes.indexOf(t):-1;e!==-1&&s.boxes.splice(e,1)},configure(s,t,e){t.fullSize=e.fullSize,t.position=e.position,t.weight=e.weight},update(s,t,e,n){if(!s)return;let i=X(s.options.layout.padding),o=Math.max(t-i.width,0),a=Math.max(e-i.height,0),r=wl(s.boxes),l=r.vertical,c=r.horizontal;W(s.boxes,p=>{typeof p.beforeLayout=="function"&&p.beforeLayout()});let h=l.reduce((p,b)=>b.box.options&&b.box.options.display===!1?p:p+1,0)||1,u=Object.freeze({outerWidth:t,outerHeight:e,padding:i,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/h,hBoxMaxHeight:a/2}),d=Object.assign({},i);Lo(d,X(n));let f=Object.assign({maxPadding:d,w:o,h:a,x:i.left,y:i.top},i),m=vl(l.concat(c),u);Oe(r.fullSize,f,u,m),Oe(l,f,u,m),Oe(c,f,u,m)&&Oe(l,f,u,m),kl(f),Ki(r.leftAndTop,f,u,m),f.x+=f.w,f.y+=f.h,Ki(r.rightAndBottom,f,u,m),s.chartArea={left:f.left,top:f.top,right:f.left+f.w,bottom:f.top+f.h,height:f.h,width:f.w},W(r.chartArea,p=>{let b=p.box;Object.assign(b,s.chartArea),b.update(f.w,f.h,{left:0,top:0,right:0,bottom:0})})}},bs=class{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,n){}removeEventListener(t,e,n){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,n,i){return e=Math.max(0,e||t.width),n=n||t.height,{width:e,height:Math.max(0,i?Math.floor(e/i):n)}}isAttached(t){return!0}updateConfig(t){}},Dn=class extends bs{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}},gs="$chartjs",Pl={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},Ji=s=>s===null||s==="";function Al(s,t){let e=s.style,n=s.getAttribute("height"),i=s.getAttribute("width");if(s[gs]={initial:{height:n,width:i,style:{display:e.display,height:e.height,width:e.width}}},e.display=e.display||"block",e.boxSizing=e.boxSizing||"border-box",Ji(i)){let o=gn(s,"width");o!==void 0&&(s.width=o)}if(Ji(n))if(s.style.height==="")s.height=s.width/(t||2);else{let o=gn(s,"height");o!==void 0&&(s.height=o)}return s}var Eo=Fi?{passive:!0}:!1;function Dl(s,t,e){s&&s.addEventListener(t,e,Eo)}function Tl(s,t,e){s&&s.canvas&&s.canvas.removeEventListener(t,e,Eo)}function Ol(s,t){let e=Pl[s.type]||s.type,{x:n,y:i}=Pt(s,t);return{type:e,chart:t,native:s,x:n!==void 0?n:null,y:i!==void 0?i:null}}function xs(s,t){for(let e of s)if(e===t||e.contains(t))return!0}function Ll(s,t,e){let n=s.canvas,i=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||xs(r.addedNodes,n),a=a&&!xs(r.removedNodes,n);a&&e()});return i.observe(document,{childList:!0,subtree:!0}),i}function El(s,t,e){let n=s.canvas,i=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||xs(r.removedNodes,n),a=a&&!xs(r.addedNodes,n);a&&e()});return i.observe(document,{childList:!0,subtree:!0}),i}var Re=new Map,Zi=0;function Ro(){let s=window.devicePixelRatio;s!==Zi&&(Zi=s,Re.forEach((t,e)=>{e.currentDevicePixelRatio!==s&&t()}))}function Rl(s,t){Re.size||window.addEventListener("resize",Ro),Re.set(s,t)}function Il(s){Re.delete(s),Re.size||window.removeEventListener("resize",Ro)}function Fl(s,t,e){let n=s.canvas,i=n&&os(n);if(!i)return;let o=en((r,l)=>{let c=i.clientWidth;e(r,l),c<i.clientWidth&&e()},window),a=new ResizeObserver(r=>{let l=r[0],c=l.contentRect.width,h=l.contentRect.height;c===0&&h===0||o(c,h)});return a.observe(i),Rl(s,o),a}function wn(s,t,e){e&&e.disconnect(),t==="resize"&&Il(s)}function zl(s,t,e){let n=s.canvas,i=en(o=>{s.ctx!==null&&e(Ol(o,s))},s);return Dl(n,t,i),i}var Tn=class extends bs{acquireContext(t,e){let n=t&&t.getContext&&t.getContext("2d");return n&&n.canvas===t?(Al(t,e),n):null}releaseContext(t){let e=t.canvas;if(!e[gs])return!1;let n=e[gs].initial;["height","width"].forEach(o=>{let a=n[o];B(a)?e.removeAttribute(o):e.setAttribute(o,a)});let i=n.style||{};return Object.keys(i).forEach(o=>{e.style[o]=i[o]}),e.width=e.width,delete e[gs],!0}addEventListener(t,e,n){this.removeEventListener(t,e);let i=t.$proxies||(t.$proxies={}),a={attach:Ll,detach:El,resize:Fl}[e]||zl;i[e]=a(t,e,n)}removeEventListener(t,e){let n=t.$proxies||(t.$proxies={}),i=n[e];if(!i)return;({attach:wn,detach:wn,resize:wn}[e]||Tl)(t,e,i),n[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,n,i){return Ii(t,e,n,i)}isAttached(t){let e=t&&os(t);return!!(e&&e.isConnected)}};function Bl(s){return!is()||typeof OffscreenCanvas<"u"&&s instanceof OffscreenCanvas?Dn:Tn}var xt=class{constructor(){T(this,"x");T(this,"y");T(this,"active",!1);T(this,"options");T(this,"$animations")}tooltipPosition(t){let{x:e,y:n}=this.getProps(["x","y"],t);return{x:e,y:n}}hasValue(){return we(this.x)&&we(this.y)}getProps(t,e){let n=this.$animations;if(!e||!n)return this;let i={};return t.forEach(o=>{i[o]=n[o]&&n[o].active()?n[o]._to:this[o]}),i}};T(xt,"defaults",{}),T(xt,"defaultRoutes");function Wl(s,t){let e=s.options.ticks,n=Hl(s),i=Math.min(e.maxTicksLimit||n,n),o=e.major.enabled?Nl(t):[],a=o.length,r=o[0],l=o[a-1],c=[];if(a>i)return $l(t,c,o,a/i),c;let h=Vl(o,t,i);if(a>0){let u,d,f=a>1?Math.round((l-r)/(a-1)):null;for(ls(t,c,h,B(f)?0:r-f,r),u=0,d=a-1;u<d;u++)ls(t,c,h,o[u],o[u+1]);return ls(t,c,h,l,B(f)?t.length:l+f),c}return ls(t,c,h),c}function Hl(s){let t=s.options.offset,e=s._tickSize(),n=s._length/e+(t?0:1),i=s._maxLength/e;return Math.floor(Math.min(n,i))}function Vl(s,t,e){let n=jl(s),i=t.length/e;if(!n)return Math.max(i,1);let o=mi(n);for(let a=0,r=o.length-1;a<r;a++){let l=o[a];if(l>i)return l}return Math.max(i,1)}function Nl(s){let t=[],e,n;for(e=0,n=s.length;e<n;e++)s[e].major&&t.push(e);return t}function $l(s,t,e,n){let i=0,o=e[0],a;for(n=Math.ceil(n),a=0;a<s.length;a++)a===o&&(t.push(s[a]),i++,o=e[i*n])}function ls(s,t,e,n,i){let o=I(n,0),a=Math.min(I(i,s.length),s.length),r=0,l,c,h;for(e=Math.ceil(e),i&&(l=i-n,e=l/Math.floor(l/e)),h=o;h<0;)r++,h=Math.round(o+r*e);for(c=Math.max(o,0);c<a;c++)c===h&&(t.push(s[c]),r++,h=Math.round(o+r*e))}function jl(s){let t=s.length,e,n;if(t<2)return!1;for(n=s[0],e=1;e<t;++e)if(s[e]-s[e-1]!==n)return!1;return n}var Yl=s=>s==="left"?"right":s==="right"?"left":s,Qi=(s,t,e)=>t==="top"||t==="left"?s[t]+e:s[t]-e,to=(s,t)=>Math.min(t||s,s);function eo(s,t){let e=[],n=s.length/t,i=s.length,o=0;for(;o<i;o+=n)e.push(s[Math.floor(o)]);return e}function Ul(s,t,e){let n=s.ticks.length,i=Math.min(t,n-1),o=s._startPixel,a=s._endPixel,r=1e-6,l=s.getPixelForTick(i),c;if(!(e&&(n===1?c=Math.max(l-o,a-l):t===0?c=(s.getPixelForTick(1)-l)/2:c=(l-s.getPixelForTick(i-1))/2,l+=i<t?c:-c,l<o-r||l>a+r)))return l}function Xl(s,t){W(s,e=>{let n=e.gc,i=n.length/2,o;if(i>t){for(o=0;o<i;++o)delete e.data[n[o]];n.splice(0,i)}})}function De(s){return s.drawTicks?s.tickLength:0}function so(s,t){if(!s.display)return 0;let e=U(s.font,t),n=X(s.padding);return(V(s.text)?s.text.length:1)*e.lineHeight+n.height}function Gl(s,t){return Ct(s,{scale:t,type:"scale"})}function ql(s,t,e){return Ct(s,{tick:e,index:t,type:"tick"})}function Kl(s,t,e){let n=sn(s);return(e&&t!=="right"||!e&&t==="right")&&(n=Yl(n)),n}function Jl(s,t,e,n){let{top:i,left:o,bottom:a,right:r,chart:l}=s,{chartArea:c,scales:h}=l,u=0,d,f,m,p=a-i,b=r-o;if(s.isHorizontal()){if(f=K(n,o,r),F(e)){let x=Object.keys(e)[0],_=e[x];m=h[x].getPixelForValue(_)+p-t}else e==="center"?m=(c.bottom+c.top)/2+p-t:m=Qi(s,e,t);d=r-o}else{if(F(e)){let x=Object.keys(e)[0],_=e[x];f=h[x].getPixelForValue(_)-b+t}else e==="center"?f=(c.left+c.right)/2-b+t:f=Qi(s,e,t);m=K(n,a,i),u=e==="left"?-G:G}return{titleX:f,titleY:m,maxWidth:d,rotation:u}}var Gt=class s extends xt{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:n,_suggestedMax:i}=this;return t=q(t,Number.POSITIVE_INFINITY),e=q(e,Number.NEGATIVE_INFINITY),n=q(n,Number.POSITIVE_INFINITY),i=q(i,Number.NEGATIVE_INFINITY),{min:q(t,n),max:q(e,i),minDefined:j(t),maxDefined:j(e)}}getMinMax(t){let{min:e,max:n,minDefined:i,maxDefined:o}=this.getUserBounds(),a;if(i&&o)return{min:e,max:n};let r=this.getMatchingVisibleMetas();for(let l=0,c=r.length;l<c;++l)a=r[l].controller.getMinMax(this,t),i||(e=Math.min(e,a.min)),o||(n=Math.max(n,a.max));return e=o&&e>n?n:e,n=i&&e>n?e:n,{min:q(e,q(n,e)),max:q(n,q(e,n))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){let t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){H(this.options.beforeUpdate,[this])}update(t,e,n){let{beginAtZero:i,grace:o,ticks:a}=this.options,r=a.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=n=Object.assign({left:0,right:0,top:0,bottom:0},n),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+n.left+n.right:this.height+n.top+n.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=Oi(this,o,i),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();let l=r<this.ticks.length;this._convertTicksToLabels(l?eo(this.ticks,r):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),a.display&&(a.autoSkip||a.source==="auto")&&(this.ticks=Wl(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),l&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t=this.options.reverse,e,n;this.isHorizontal()?(e=this.left,n=this.right):(e=this.top,n=this.bottom,t=!t),this._startPixel=e,this._endPixel=n,this._reversePixels=t,this._length=n-e,this._alignToPixels=this.options.alignToPixels}afterUpdate(){H(this.options.afterUpdate,[this])}beforeSetDimensions(){H(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){H(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),H(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){H(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){let e=this.options.ticks,n,i,o;for(n=0,i=t.length;n<i;n++)o=t[n],o.label=H(e.callback,[o.value,n,t],this)}afterTickToLabelConversion(){H(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){H(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){let t=this.options,e=t.ticks,n=to(this.ticks.length,t.ticks.maxTicksLimit),i=e.minRotation||0,o=e.maxRotation,a=i,r,l,c;if(!this._isVisible()||!e.display||i>=o||n<=1||!this.isHorizontal()){this.labelRotation=i;return}let h=this._getLabelSizes(),u=h.widest.width,d=h.highest.height,f=st(this.chart.width-u,0,this.maxWidth);r=t.offset?this.maxWidth/n:f/(n-1),u+6>r&&(r=f/(n-(t.offset?.5:1)),l=this.maxHeight-De(t.grid)-e.padding-so(t.title,this.chart.options.font),c=Math.sqrt(u*u+d*d),a=Ke(Math.min(Math.asin(st((h.highest.height+6)/r,-1,1)),Math.asin(st(l/c,-1,1))-Math.asin(st(d/c,-1,1)))),a=Math.max(i,Math.min(o,a))),this.labelRotation=a}afterCalculateLabelRotation(){H(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){H(this.options.beforeFit,[this])}fit(){let t={width:0,height:0},{chart:e,options:{ticks:n,title:i,grid:o}}=this,a=this._isVisible(),r=this.isHorizontal();if(a){let l=so(i,e.options.font);if(r?(t.width=this.maxWidth,t.height=De(o)+l):(t.height=this.maxHeight,t.width=De(o)+l),n.display&&this.ticks.length){let{first:c,last:h,widest:u,highest:d}=this._getLabelSizes(),f=n.padding*2,m=pt(this.labelRotation),p=Math.cos(m),b=Math.sin(m);if(r){let x=n.mirror?0:b*u.width+p*d.height;t.height=Math.min(this.maxHeight,t.height+x+f)}else{let x=n.mirror?0:p*u.width+b*d.height;t.width=Math.min(this.maxWidth,t.width+x+f)}this._calculatePadding(c,h,b,p)}}this._handleMargins(),r?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,n,i){let{ticks:{align:o,padding:a},position:r}=this.options,l=this.labelRotation!==0,c=r!=="top"&&this.axis==="x";if(this.isHorizontal()){let h=this.getPixelForTick(0)-this.left,u=this.right-this.getPixelForTick(this.ticks.length-1),d=0,f=0;l?c?(d=i*t.width,f=n*e.height):(d=n*t.height,f=i*e.width):o==="start"?f=e.width:o==="end"?d=t.width:o!=="inner"&&(d=t.width/2,f=e.width/2),this.paddingLeft=Math.max((d-h+a)*this.width/(this.width-h),0),this.paddingRight=Math.max((f-u+a)*this.width/(this.width-u),0)}else{let h=e.height/2,u=t.height/2;o==="start"?(h=0,u=t.height):o==="end"&&(h=e.height,u=0),this.paddingTop=h+a,this.paddingBottom=u+a}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){H(this.options.afterFit,[this])}isHorizontal(){let{axis:t,position:e}=this.options;return e==="top"||e==="bottom"||t==="x"}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){this.beforeTickToLabelConversion(),this.generateTickLabels(t);let e,n;for(e=0,n=t.length;e<n;e++)B(t[e].label)&&(t.splice(e,1),n--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){let e=this.options.ticks.sampleSize,n=this.ticks;e<n.length&&(n=eo(n,e)),this._labelSizes=t=this._computeLabelSizes(n,n.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,n){let{ctx:i,_longestTextCache:o}=this,a=[],r=[],l=Math.floor(e/to(e,n)),c=0,h=0,u,d,f,m,p,b,x,_,v,w,M;for(u=0;u<e;u+=l){if(m=t[u].label,p=this._resolveTickFontOptions(u),i.font=b=p.string,x=o[b]=o[b]||{data:{},gc:[]},_=p.lineHeight,v=w=0,!B(m)&&!V(m))v=ye(i,x.data,x.gc,v,m),w=_;else if(V(m))for(d=0,f=m.length;d<f;++d)M=m[d],!B(M)&&!V(M)&&(v=ye(i,x.data,x.gc,v,M),w+=_);a.push(v),r.push(w),c=Math.max(v,c),h=Math.max(w,h)}Xl(o,e);let S=a.indexOf(c),C=r.indexOf(h),k=D=>({width:a[D]||0,height:r[D]||0});return{first:k(0),last:k(e-1),widest:k(S),highest:k(C),widths:a,heights:r}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);let e=this._startPixel+t*this._length;return Mi(this._alignToPixels?St(this.chart,e,0):e)}getDecimalForPixel(t){let e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){let{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){let e=this.ticks||[];if(t>=0&&t<e.length){let n=e[t];return n.$context||(n.$context=ql(this.getContext(),t,n))}return this.$context||(this.$context=Gl(this.chart.getContext(),this))}_tickSize(){let t=this.options.ticks,e=pt(this.labelRotation),n=Math.abs(Math.cos(e)),i=Math.abs(Math.sin(e)),o=this._getLabelSizes(),a=t.autoSkipPadding||0,r=o?o.widest.width+a:0,l=o?o.highest.height+a:0;return this.isHorizontal()?l*n>r*i?r/n:l/i:l*i<r*n?l/n:r/i}_isVisible(){let t=this.options.display;return t!=="auto"?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){let e=this.axis,n=this.chart,i=this.options,{grid:o,position:a,border:r}=i,l=o.offset,c=this.isHorizontal(),u=this.ticks.length+(l?1:0),d=De(o),f=[],m=r.setContext(this.getContext()),p=m.display?m.width:0,b=p/2,x=function(R){return St(n,R,p)},_,v,w,M,S,C,k,D,z,L,y,A;if(a==="top")_=x(this.bottom),C=this.bottom-d,D=_-b,L=x(t.top)+b,A=t.bottom;else if(a==="bottom")_=x(this.top),L=t.top,A=x(t.bottom)-b,C=_+b,D=this.top+d;else if(a==="left")_=x(this.right),S=this.right-d,k=_-b,z=x(t.left)+b,y=t.right;else if(a==="right")_=x(this.left),z=t.left,y=x(t.right)-b,S=_+b,k=this.left+d;else if(e==="x"){if(a==="center")_=x((t.top+t.bottom)/2+.5);else if(F(a)){let R=Object.keys(a)[0],$=a[R];_=x(this.chart.scales[R].getPixelForValue($))}L=t.top,A=t.bottom,C=_+b,D=C+d}else if(e==="y"){if(a==="center")_=x((t.left+t.right)/2);else if(F(a)){let R=Object.keys(a)[0],$=a[R];_=x(this.chart.scales[R].getPixelForValue($))}S=_-b,k=S-d,z=t.left,y=t.right}let E=I(i.ticks.maxTicksLimit,u),P=Math.max(1,Math.ceil(u/E));for(v=0;v<u;v+=P){let R=this.getContext(v),$=o.setContext(R),at=r.setContext(R),Lt=$.lineWidth,ht=$.color,Kt=at.dash||[],Jt=at.dashOffset,ge=$.tickWidth,Et=$.tickColor,pe=$.tickBorderDash||[],Rt=$.tickBorderDashOffset;w=Ul(this,v,l),w!==void 0&&(M=St(n,w,Lt),c?S=k=z=y=M:C=D=L=A=M,f.push({tx1:S,ty1:C,tx2:k,ty2:D,x1:z,y1:L,x2:y,y2:A,width:Lt,color:ht,borderDash:Kt,borderDashOffset:Jt,tickWidth:ge,tickColor:Et,tickBorderDash:pe,tickBorderDashOffset:Rt}))}return this._ticksLength=u,this._borderValue=_,f}_computeLabelItems(t){let e=this.axis,n=this.options,{position:i,ticks:o}=n,a=this.isHorizontal(),r=this.ticks,{align:l,crossAlign:c,padding:h,mirror:u}=o,d=De(n.grid),f=d+h,m=u?-h:f,p=-pt(this.labelRotation),b=[],x,_,v,w,M,S,C,k,D,z,L,y,A="middle";if(i==="top")S=this.bottom-m,C=this._getXAxisLabelAlignment();else if(i==="bottom")S=this.top+m,C=this._getXAxisLabelAlignment();else if(i==="left"){let P=this._getYAxisLabelAlignment(d);C=P.textAlign,M=P.x}else if(i==="right"){let P=this._getYAxisLabelAlignment(d);C=P.textAlign,M=P.x}else if(e==="x"){if(i==="center")S=(t.top+t.bottom)/2+f;else if(F(i)){let P=Object.keys(i)[0],R=i[P];S=this.chart.scales[P].getPixelForValue(R)+f}C=this._getXAxisLabelAlignment()}else if(e==="y"){if(i==="center")M=(t.left+t.right)/2-f;else if(F(i)){let P=Object.keys(i)[0],R=i[P];M=this.chart.scales[P].getPixelForValue(R)}C=this._getYAxisLabelAlignment(d).textAlign}e==="y"&&(l==="start"?A="top":l==="end"&&(A="bottom"));let E=this._getLabelSizes();for(x=0,_=r.length;x<_;++x){v=r[x],w=v.label;let P=o.setContext(this.getContext(x));k=this.getPixelForTick(x)+o.labelOffset,D=this._resolveTickFontOptions(x),z=D.lineHeight,L=V(w)?w.length:1;let R=L/2,$=P.color,at=P.textStrokeColor,Lt=P.textStrokeWidth,ht=C;a?(M=k,C==="inner"&&(x===_-1?ht=this.options.reverse?"left":"right":x===0?ht=this.options.reverse?"right":"left":ht="center"),i==="top"?c==="near"||p!==0?y=-L*z+z/2:c==="center"?y=-E.highest.height/2-R*z+z:y=-E.highest.height+z/2:c==="near"||p!==0?y=z/2:c==="center"?y=E.highest.height/2-R*z:y=E.highest.height-L*z,u&&(y*=-1),p!==0&&!P.showLabelBackdrop&&(M+=z/2*Math.sin(p))):(S=k,y=(1-L)*z/2);let Kt;if(P.showLabelBackdrop){let Jt=X(P.backdropPadding),ge=E.heights[x],Et=E.widths[x],pe=y-Jt.top,Rt=0-Jt.left;switch(A){case"middle":pe-=ge/2;break;case"bottom":pe-=ge;break}switch(C){case"center":Rt-=Et/2;break;case"right":Rt-=Et;break;case"inner":x===_-1?Rt-=Et:x>0&&(Rt-=Et/2);break}Kt={left:Rt,top:pe,width:Et+Jt.width,height:ge+Jt.height,color:P.backdropColor}}b.push({label:w,font:D,textOffset:y,options:{rotation:p,color:$,strokeColor:at,strokeWidth:Lt,textAlign:ht,textBaseline:A,translation:[M,S],backdrop:Kt}})}return b}_getXAxisLabelAlignment(){let{position:t,ticks:e}=this.options;if(-pt(this.labelRotation))return t==="top"?"left":"right";let i="center";return e.align==="start"?i="left":e.align==="end"?i="right":e.align==="inner"&&(i="inner"),i}_getYAxisLabelAlignment(t){let{position:e,ticks:{crossAlign:n,mirror:i,padding:o}}=this.options,a=this._getLabelSizes(),r=t+o,l=a.widest.width,c,h;return e==="left"?i?(h=this.right+o,n==="near"?c="left":n==="center"?(c="center",h+=l/2):(c="right",h+=l)):(h=this.right-r,n==="near"?c="right":n==="center"?(c="center",h-=l/2):(c="left",h=this.left)):e==="right"?i?(h=this.left+o,n==="near"?c="right":n==="center"?(c="center",h-=l/2):(c="left",h-=l)):(h=this.left+r,n==="near"?c="left":n==="center"?(c="center",h+=l/2):(c="right",h=this.right)):c="right",{textAlign:c,x:h}}_computeLabelArea(){if(this.options.ticks.mirror)return;let t=this.chart,e=this.options.position;if(e==="left"||e==="right")return{top:0,left:this.left,bottom:t.height,right:this.right};if(e==="top"||e==="bottom")return{top:this.top,left:0,bottom:this.bottom,right:t.width}}drawBackground(){let{ctx:t,options:{backgroundColor:e},left:n,top:i,width:o,height:a}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(n,i,o,a),t.restore())}getLineWidthForValue(t){let e=this.options.grid;if(!this._isVisible()||!e.display)return 0;let i=this.ticks.findIndex(o=>o.value===t);return i>=0?e.setContext(this.getContext(i)).lineWidth:0}drawGrid(t){let e=this.options.grid,n=this.ctx,i=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t)),o,a,r=(l,c,h)=>{!h.width||!h.color||(n.save(),n.lineWidth=h.width,n.strokeStyle=h.color,n.setLineDash(h.borderDash||[]),n.lineDashOffset=h.borderDashOffset,n.beginPath(),n.moveTo(l.x,l.y),n.lineTo(c.x,c.y),n.stroke(),n.restore())};if(e.display)for(o=0,a=i.length;o<a;++o){let l=i[o];e.drawOnChartArea&&r({x:l.x1,y:l.y1},{x:l.x2,y:l.y2},l),e.drawTicks&&r({x:l.tx1,y:l.ty1},{x:l.tx2,y:l.ty2},{color:l.tickColor,width:l.tickWidth,borderDash:l.tickBorderDash,borderDashOffset:l.tickBorderDashOffset})}}drawBorder(){let{chart:t,ctx:e,options:{border:n,grid:i}}=this,o=n.setContext(this.getContext()),a=n.display?o.width:0;if(!a)return;let r=i.setContext(this.getContext(0)).lineWidth,l=this._borderValue,c,h,u,d;this.isHorizontal()?(c=St(t,this.left,a)-a/2,h=St(t,this.right,r)+r/2,u=d=l):(u=St(t,this.top,a)-a/2,d=St(t,this.bottom,r)+r/2,c=h=l),e.save(),e.lineWidth=o.width,e.strokeStyle=o.color,e.beginPath(),e.moveTo(c,u),e.lineTo(h,d),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;let n=this.ctx,i=this._computeLabelArea();i&&es(n,i);let o=this.getLabelItems(t);for(let a of o){let r=a.options,l=a.font,c=a.label,h=a.textOffset;Vt(n,c,0,h,l,r)}i&&ss(n)}drawTitle(){let{ctx:t,options:{position:e,title:n,reverse:i}}=this;if(!n.display)return;let o=U(n.font),a=X(n.padding),r=n.align,l=o.lineHeight/2;e==="bottom"||e==="center"||F(e)?(l+=a.bottom,V(n.text)&&(l+=o.lineHeight*(n.text.length-1))):l+=a.top;let{titleX:c,titleY:h,maxWidth:u,rotation:d}=Jl(this,l,e,r);Vt(t,n.text,0,0,o,{color:n.color,maxWidth:u,rotation:d,textAlign:Kl(r,e,i),textBaseline:"middle",translation:[c,h],strokeColor:n.strokeColor,strokeWidth:n.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){let t=this.options,e=t.ticks&&t.ticks.z||0,n=I(t.grid&&t.grid.z,-1),i=I(t.border&&t.border.z,0);return!this._isVisible()||this.draw!==s.prototype.draw?[{z:e,draw:o=>{this.draw(o)}}]:[{z:n,draw:o=>{this.drawBackground(),this.drawGrid(o),this.drawTitle()}},{z:i,draw:()=>{this.drawBorder()}},{z:e,draw:o=>{this.drawLabels(o)}}]}getMatchingVisibleMetas(t){let e=this.chart.getSortedVisibleDatasetMetas(),n=this.axis+"AxisID",i=[],o,a;for(o=0,a=e.length;o<a;++o){let r=e[o];r[n]===this.id&&(!t||r.type===t)&&i.push(r)}return i}_resolveTickFontOptions(t){let e=this.options.ticks.setContext(this.getContext(t));return U(e.font)}_maxDigits(){let t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}},oe=class{constructor(t,e,n){this.type=t,this.scope=e,this.override=n,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){let e=Object.getPrototypeOf(t),n;tc(e)&&(n=this.register(e));let i=this.items,o=t.id,a=this.scope+"."+o;if(!o)throw new Error("class does not have id: "+t);return o in i||(i[o]=t,Zl(t,a,n),this.override&&N.override(t.id,t.overrides)),a}get(t){return this.items[t]}unregister(t){let e=this.items,n=t.id,i=this.scope;n in e&&delete e[n],i&&n in N[i]&&(delete N[i][n],this.override&&delete wt[n])}};function Zl(s,t,e){let n=te(Object.create(null),[e?N.get(e):{},N.get(t),s.defaults]);N.set(t,n),s.defaultRoutes&&Ql(t,s.defaultRoutes),s.descriptors&&N.describe(t,s.descriptors)}function Ql(s,t){Object.keys(t).forEach(e=>{let n=e.split("."),i=n.pop(),o=[s].concat(n).join("."),a=t[e].split("."),r=a.pop(),l=a.join(".");N.route(o,i,l,r)})}function tc(s){return"id"in s&&"defaults"in s}var On=class{constructor(){this.controllers=new oe(Yt,"datasets",!0),this.elements=new oe(xt,"elements"),this.plugins=new oe(Object,"plugins"),this.scales=new oe(Gt,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,n){[...e].forEach(i=>{let o=n||this._getRegistryForType(i);n||o.isForType(i)||o===this.plugins&&i.id?this._exec(t,o,i):W(i,a=>{let r=n||this._getRegistryForType(a);this._exec(t,r,a)})})}_exec(t,e,n){let i=qe(t);H(n["before"+i],[],n),e[t](n),H(n["after"+i],[],n)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){let n=this._typedRegistries[e];if(n.isForType(t))return n}return this.plugins}_get(t,e,n){let i=e.get(t);if(i===void 0)throw new Error(\'"\'+t+\'" is not a registered \'+n+".");return i}},ct=new On,Ln=class{constructor(){this._init=void 0}notify(t,e,n,i){if(e==="beforeInit"&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),this._init===void 0)return;let o=i?this._descriptors(t).filter(i):this._descriptors(t),a=this._notify(o,t,e,n);return e==="afterDestroy"&&(this._notify(o,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),a}_notify(t,e,n,i){i=i||{};for(let o of t){let a=o.plugin,r=a[n],l=[e,i,o.options];if(H(r,l,a)===!1&&i.cancelable)return!1}return!0}invalidate(){B(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;let e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){let n=t&&t.config,i=I(n.options&&n.options.plugins,{}),o=ec(n);return i===!1&&!e?[]:nc(t,o,i,e)}_notifyStateChanges(t){let e=this._oldCache||[],n=this._cache,i=(o,a)=>o.filter(r=>!a.some(l=>r.plugin.id===l.plugin.id));this._notify(i(e,n),t,"stop"),this._notify(i(n,e),t,"start")}};function ec(s){let t={},e=[],n=Object.keys(ct.plugins.items);for(let o=0;o<n.length;o++)e.push(ct.getPlugin(n[o]));let i=s.plugins||[];for(let o=0;o<i.length;o++){let a=i[o];e.indexOf(a)===-1&&(e.push(a),t[a.id]=!0)}return{plugins:e,localIds:t}}function sc(s,t){return!t&&s===!1?null:s===!0?{}:s}function nc(s,{plugins:t,localIds:e},n,i){let o=[],a=s.getContext();for(let r of t){let l=r.id,c=sc(n[l],i);c!==null&&o.push({plugin:r,options:ic(s.config,{plugin:r,local:e[l]},c,a)})}return o}function ic(s,{plugin:t,local:e},n,i){let o=s.pluginScopeKeys(t),a=s.getOptionScopes(n,o);return e&&t.defaults&&a.push(t.defaults),s.createResolver(a,i,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function En(s,t){let e=N.datasets[s]||{};return((t.datasets||{})[s]||{}).indexAxis||t.indexAxis||e.indexAxis||"x"}function oc(s,t){let e=s;return s==="_index_"?e=t:s==="_value_"&&(e=t==="x"?"y":"x"),e}function ac(s,t){return s===t?"_index_":"_value_"}function no(s){if(s==="x"||s==="y"||s==="r")return s}function rc(s){if(s==="top"||s==="bottom")return"x";if(s==="left"||s==="right")return"y"}function Rn(s,...t){if(no(s))return s;for(let e of t){let n=e.axis||rc(e.position)||s.length>1&&no(s[0].toLowerCase());if(n)return n}throw new Error(`Cannot determine type of \'${s}\' axis. Please provide \'axis\' or \'position\' option.`)}function io(s,t,e){if(e[t+"AxisID"]===s)return{axis:t}}function lc(s,t){if(t.data&&t.data.datasets){let e=t.data.datasets.filter(n=>n.xAxisID===s||n.yAxisID===s);if(e.length)return io(s,"x",e[0])||io(s,"y",e[0])}return{}}function cc(s,t){let e=wt[s.type]||{scales:{}},n=t.scales||{},i=En(s.type,t),o=Object.create(null);return Object.keys(n).forEach(a=>{let r=n[a];if(!F(r))return console.error(`Invalid scale configuration for scale: ${a}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${a}`);let l=Rn(a,r,lc(a,s),N.scales[r.type]),c=ac(l,i),h=e.scales||{};o[a]=ee(Object.create(null),[{axis:l},r,h[l],h[c]])}),s.data.datasets.forEach(a=>{let r=a.type||s.type,l=a.indexAxis||En(r,t),h=(wt[r]||{}).scales||{};Object.keys(h).forEach(u=>{let d=oc(u,l),f=a[d+"AxisID"]||d;o[f]=o[f]||Object.create(null),ee(o[f],[{axis:d},n[f],h[u]])})}),Object.keys(o).forEach(a=>{let r=o[a];ee(r,[N.scales[r.type],N.scale])}),o}function Io(s){let t=s.options||(s.options={});t.plugins=I(t.plugins,{}),t.scales=cc(s,t)}function Fo(s){return s=s||{},s.datasets=s.datasets||[],s.labels=s.labels||[],s}function hc(s){return s=s||{},s.data=Fo(s.data),Io(s),s}var oo=new Map,zo=new Set;function cs(s,t){let e=oo.get(s);return e||(e=t(),oo.set(s,e),zo.add(e)),e}var Te=(s,t,e)=>{let n=Bt(t,e);n!==void 0&&s.add(n)},In=class{constructor(t){this._config=hc(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=Fo(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){let t=this._config;this.clearCache(),Io(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return cs(t,()=>[[`datasets.${t}`,""]])}datasetAnimationScopeKeys(t,e){return cs(`${t}.transition.${e}`,()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]])}datasetElementScopeKeys(t,e){return cs(`${t}-${e}`,()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]])}pluginScopeKeys(t){let e=t.id,n=this.type;return cs(`${n}-plugin-${e}`,()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]])}_cachedScopes(t,e){let n=this._scopeCache,i=n.get(t);return(!i||e)&&(i=new Map,n.set(t,i)),i}getOptionScopes(t,e,n){let{options:i,type:o}=this,a=this._cachedScopes(t,n),r=a.get(e);if(r)return r;let l=new Set;e.forEach(h=>{t&&(l.add(t),h.forEach(u=>Te(l,t,u))),h.forEach(u=>Te(l,i,u)),h.forEach(u=>Te(l,wt[o]||{},u)),h.forEach(u=>Te(l,N,u)),h.forEach(u=>Te(l,ts,u))});let c=Array.from(l);return c.length===0&&c.push(Object.create(null)),zo.has(e)&&a.set(e,c),c}chartOptionScopes(){let{options:t,type:e}=this;return[t,wt[e]||{},N.datasets[e]||{},{type:e},N,ts]}resolveNamedOptions(t,e,n,i=[""]){let o={$shared:!0},{resolver:a,subPrefixes:r}=ao(this._resolverCache,t,i),l=a;if(dc(a,e)){o.$shared=!1,n=dt(n)?n():n;let c=this.createResolver(t,n,r);l=zt(a,n,c)}for(let c of e)o[c]=l[c];return o}createResolver(t,e,n=[""],i){let{resolver:o}=ao(this._resolverCache,t,n);return F(e)?zt(o,e,void 0,i):o}};function ao(s,t,e){let n=s.get(t);n||(n=new Map,s.set(t,n));let i=e.join(),o=n.get(i);return o||(o={resolver:ns(t,e),subPrefixes:e.filter(r=>!r.toLowerCase().includes("hover"))},n.set(i,o)),o}var uc=s=>F(s)&&Object.getOwnPropertyNames(s).some(t=>dt(s[t]));function dc(s,t){let{isScriptable:e,isIndexable:n}=hn(s);for(let i of t){let o=e(i),a=n(i),r=(a||o)&&s[i];if(o&&(dt(r)||uc(r))||a&&V(r))return!0}return!1}var fc="4.6.1",gc=["top","bottom","left","right","chartArea"];function ro(s,t){return s==="top"||s==="bottom"||gc.indexOf(s)===-1&&t==="x"}function lo(s,t){return function(e,n){return e[s]===n[s]?e[t]-n[t]:e[s]-n[s]}}function co(s){let t=s.chart,e=t.options.animation;t.notifyPlugins("afterRender"),H(e&&e.onComplete,[s],t)}function pc(s){let t=s.chart,e=t.options.animation;H(e&&e.onProgress,[s],t)}function Bo(s){return is()&&typeof s=="string"?s=document.getElementById(s):s&&s.length&&(s=s[0]),s&&s.canvas&&(s=s.canvas),s}var ps={},ho=s=>{let t=Bo(s);return Object.values(ps).filter(e=>e.canvas===t).pop()};function mc(s,t,e){let n=Object.keys(s);for(let i of n){let o=+i;if(o>=t){let a=s[i];delete s[i],(e>0||o>t)&&(s[o+e]=a)}}}function bc(s,t,e,n){return!e||s.type==="mouseout"?null:n?t:s}var nt=class{static register(...t){ct.add(...t),uo()}static unregister(...t){ct.remove(...t),uo()}constructor(t,e){let n=this.config=new In(e),i=Bo(t),o=ho(i);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");let a=n.createResolver(n.chartOptionScopes(),this.getContext());this.platform=new(n.platform||Bl(i)),this.platform.updateConfig(n);let r=this.platform.acquireContext(i,a.aspectRatio),l=r&&r.canvas,c=l&&l.height,h=l&&l.width;if(this.id=di(),this.ctx=r,this.canvas=l,this.width=h,this.height=c,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new Ln,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=Ci(u=>this.update(u),a.resizeDelay||0),this._dataChanges=[],ps[this.id]=this,!r||!l){console.error("Failed to create chart: can\'t acquire context from the given item");return}mt.listen(this,"complete",co),mt.listen(this,"progress",pc),this._initialize(),this.attached&&this.update()}get aspectRatio(){let{options:{aspectRatio:t,maintainAspectRatio:e},width:n,height:i,_aspectRatio:o}=this;return B(t)?e&&o?o:i?n/i:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return ct}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():fn(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return on(this.canvas,this.ctx),this}stop(){return mt.stop(this),this}resize(t,e){mt.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){let n=this.options,i=this.canvas,o=n.maintainAspectRatio&&this.aspectRatio,a=this.platform.getMaximumSize(i,t,e,o),r=n.devicePixelRatio||this.platform.getDevicePixelRatio(),l=this.width?"resize":"attach";this.width=a.width,this.height=a.height,this._aspectRatio=this.aspectRatio,fn(this,r,!0)&&(this.notifyPlugins("resize",{size:a}),H(n.onResize,[this,a],this),this.attached&&this._doResize(l)&&this.render())}ensureScalesHaveIDs(){let e=this.options.scales||{};W(e,(n,i)=>{n.id=i})}buildOrUpdateScales(){let t=this.options,e=t.scales,n=this.scales,i=Object.keys(n).reduce((a,r)=>(a[r]=!1,a),{}),o=[];e&&(o=o.concat(Object.keys(e).map(a=>{let r=e[a],l=Rn(a,r),c=l==="r",h=l==="x";return{options:r,dposition:c?"chartArea":h?"bottom":"left",dtype:c?"radialLinear":h?"category":"linear"}}))),W(o,a=>{let r=a.options,l=r.id,c=Rn(l,r),h=I(r.type,a.dtype);(r.position===void 0||ro(r.position,c)!==ro(a.dposition))&&(r.position=a.dposition),i[l]=!0;let u=null;if(l in n&&n[l].type===h)u=n[l];else{let d=ct.getScale(h);u=new d({id:l,type:h,ctx:this.ctx,chart:this}),n[u.id]=u}u.init(r,t)}),W(i,(a,r)=>{a||delete n[r]}),W(n,a=>{At.configure(this,a,a.options),At.addBox(this,a)})}_updateMetasets(){let t=this._metasets,e=this.data.datasets.length,n=t.length;if(t.sort((i,o)=>i.index-o.index),n>e){for(let i=e;i<n;++i)this._destroyDatasetMeta(i);t.splice(e,n-e)}this._sortedMetasets=t.slice(0).sort(lo("order","index"))}_removeUnreferencedMetasets(){let{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach((n,i)=>{e.filter(o=>o===n._dataset).length===0&&this._destroyDatasetMeta(i)})}buildOrUpdateControllers(){let t=[],e=this.data.datasets,n,i;for(this._removeUnreferencedMetasets(),n=0,i=e.length;n<i;n++){let o=e[n],a=this.getDatasetMeta(n),r=o.type||this.config.type;if(a.type&&a.type!==r&&(this._destroyDatasetMeta(n),a=this.getDatasetMeta(n)),a.type=r,a.indexAxis=o.indexAxis||En(r,this.options),a.order=o.order||0,a.index=n,a.label=""+o.label,a.visible=this.isDatasetVisible(n),a.controller)a.controller.updateIndex(n),a.controller.linkScales();else{let l=ct.getController(r),{datasetElementType:c,dataElementType:h}=N.datasets[r];Object.assign(l,{dataElementType:ct.getElement(h),datasetElementType:c&&ct.getElement(c)}),a.controller=new l(this,n),t.push(a.controller)}}return this._updateMetasets(),t}_resetElements(){W(this.data.datasets,(t,e)=>{this.getDatasetMeta(e).controller.reset()},this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){let e=this.config;e.update();let n=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),i=this._animationsDisabled=!n.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0})===!1)return;let o=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let a=0;for(let c=0,h=this.data.datasets.length;c<h;c++){let{controller:u}=this.getDatasetMeta(c),d=!i&&o.indexOf(u)===-1;u.buildOrUpdateElements(d),a=Math.max(+u.getMaxOverflow(),a)}a=this._minPadding=n.layout.autoPadding?a:0,this._updateLayout(a),i||W(o,c=>{c.reset()}),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(lo("z","_idx"));let{_active:r,_lastEvent:l}=this;l?this._eventHandler(l,!0):r.length&&this._updateHoverStyles(r,r,!0),this.render()}_updateScales(){W(this.scales,t=>{At.removeBox(this,t)}),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){let t=this.options,e=new Set(Object.keys(this._listeners)),n=new Set(t.events);(!Gs(e,n)||!!this._responsiveListeners!==t.responsive)&&(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){let{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(let{method:n,start:i,count:o}of e){let a=n==="_removeElements"?-o:o;mc(t,i,a)}}_getUniformDataChanges(){let t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];let e=this.data.datasets.length,n=o=>new Set(t.filter(a=>a[0]===o).map((a,r)=>r+","+a.splice(1).join(","))),i=n(0);for(let o=1;o<e;o++)if(!Gs(i,n(o)))return;return Array.from(i).map(o=>o.split(",")).map(o=>({method:o[1],start:+o[2],count:+o[3]}))}_updateLayout(t){if(this.notifyPlugins("beforeLayout",{cancelable:!0})===!1)return;At.update(this,this.width,this.height,t);let e=this.chartArea,n=e.width<=0||e.height<=0;this._layers=[],W(this.boxes,i=>{n&&i.position==="chartArea"||(i.configure&&i.configure(),this._layers.push(...i._layers()))},this),this._layers.forEach((i,o)=>{i._idx=o}),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})!==!1){for(let e=0,n=this.data.datasets.length;e<n;++e)this.getDatasetMeta(e).controller.configure();for(let e=0,n=this.data.datasets.length;e<n;++e)this._updateDataset(e,dt(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){let n=this.getDatasetMeta(t),i={meta:n,index:t,mode:e,cancelable:!0};this.notifyPlugins("beforeDatasetUpdate",i)!==!1&&(n.controller._update(e),i.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",i))}render(){this.notifyPlugins("beforeRender",{cancelable:!0})!==!1&&(mt.has(this)?this.attached&&!mt.running(this)&&mt.start(this):(this.draw(),co({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){let{width:n,height:i}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(n,i)}if(this.clear(),this.width<=0||this.height<=0||this.notifyPlugins("beforeDraw",{cancelable:!0})===!1)return;let e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){let e=this._sortedMetasets,n=[],i,o;for(i=0,o=e.length;i<o;++i){let a=e[i];(!t||a.visible)&&n.push(a)}return n}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0})===!1)return;let t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){let e=this.ctx,n={meta:t,index:t.index,cancelable:!0},i=zi(this,t);this.notifyPlugins("beforeDatasetDraw",n)!==!1&&(i&&es(e,i),t.controller.draw(),i&&ss(e),n.cancelable=!1,this.notifyPlugins("afterDatasetDraw",n))}isPointInArea(t){return Ht(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,n,i){let o=_l.modes[e];return typeof o=="function"?o(this,t,n,i):[]}getDatasetMeta(t){let e=this.data.datasets[t],n=this._metasets,i=n.filter(o=>o&&o._dataset===e).pop();return i||(i={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},n.push(i)),i}getContext(){return this.$context||(this.$context=Ct(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){let e=this.data.datasets[t];if(!e)return!1;let n=this.getDatasetMeta(t);return typeof n.hidden=="boolean"?!n.hidden:!e.hidden}setDatasetVisibility(t,e){let n=this.getDatasetMeta(t);n.hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,n){let i=n?"show":"hide",o=this.getDatasetMeta(t),a=o.controller._resolveAnimations(void 0,i);se(e)?(o.data[e].hidden=!n,this.update()):(this.setDatasetVisibility(t,n),a.update(o,{visible:n}),this.update(r=>r.datasetIndex===t?i:void 0))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){let e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),mt.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");let{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),on(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete ps[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){let t=this._listeners,e=this.platform,n=(o,a)=>{e.addEventListener(this,o,a),t[o]=a},i=(o,a,r)=>{o.offsetX=a,o.offsetY=r,this._eventHandler(o)};W(this.options.events,o=>n(o,i))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});let t=this._responsiveListeners,e=this.platform,n=(l,c)=>{e.addEventListener(this,l,c),t[l]=c},i=(l,c)=>{t[l]&&(e.removeEventListener(this,l,c),delete t[l])},o=(l,c)=>{this.canvas&&this.resize(l,c)},a,r=()=>{i("attach",r),this.attached=!0,this.resize(),n("resize",o),n("detach",a)};a=()=>{this.attached=!1,i("resize",o),this._stop(),this._resize(0,0),n("attach",r)},e.isAttached(this.canvas)?r():a()}unbindEvents(){W(this._listeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._listeners={},W(this._responsiveListeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._responsiveListeners=void 0}updateHoverStyle(t,e,n){let i=n?"set":"remove",o,a,r,l;for(e==="dataset"&&(o=this.getDatasetMeta(t[0].datasetIndex),o.controller["_"+i+"DatasetHoverStyle"]()),r=0,l=t.length;r<l;++r){a=t[r];let c=a&&this.getDatasetMeta(a.datasetIndex).controller;c&&c[i+"HoverStyle"](a.element,a.datasetIndex,a.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){let e=this._active||[],n=t.map(({datasetIndex:o,index:a})=>{let r=this.getDatasetMeta(o);if(!r)throw new Error("No dataset found at index "+o);return{datasetIndex:o,element:r.data[a],index:a}});!Me(n,e)&&(this._active=n,this._lastEvent=null,this._updateHoverStyles(n,e))}notifyPlugins(t,e,n){return this._plugins.notify(this,t,e,n)}isPluginEnabled(t){return this._plugins._cache.filter(e=>e.plugin.id===t).length===1}_updateHoverStyles(t,e,n){let i=this.options.hover,o=(l,c)=>l.filter(h=>!c.some(u=>h.datasetIndex===u.datasetIndex&&h.index===u.index)),a=o(e,t),r=n?t:o(t,e);a.length&&this.updateHoverStyle(a,i.mode,!1),r.length&&i.mode&&this.updateHoverStyle(r,i.mode,!0)}_eventHandler(t,e){let n={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},i=a=>(a.options.events||this.options.events).includes(t.native.type);if(this.notifyPlugins("beforeEvent",n,i)===!1)return;let o=this._handleEvent(t,e,n.inChartArea);return n.cancelable=!1,this.notifyPlugins("afterEvent",n,i),(o||n.changed)&&this.render(),this}_handleEvent(t,e,n){let{_active:i=[],options:o}=this,a=e,r=this._getActiveElements(t,i,n,a),l=pi(t),c=bc(t,this._lastEvent,n,l);n&&(this._lastEvent=null,H(o.onHover,[t,r,this],this),l&&H(o.onClick,[t,r,this],this));let h=!Me(r,i);return(h||e)&&(this._active=r,this._updateHoverStyles(r,i,e)),this._lastEvent=c,h}_getActiveElements(t,e,n,i){if(t.type==="mouseout")return[];if(!n)return e;let o=this.options.hover;return this.getElementsAtEventForMode(t,o.mode,o,i)}};T(nt,"defaults",N),T(nt,"instances",ps),T(nt,"overrides",wt),T(nt,"registry",ct),T(nt,"version",fc),T(nt,"getChart",ho);function uo(){return W(nt.instances,s=>s._plugins.invalidate())}function Wo(s,t){let{x:e,y:n,base:i,width:o,height:a}=s.getProps(["x","y","base","width","height"],t),r,l,c,h,u;return s.horizontal?(u=a/2,r=Math.min(e,i),l=Math.max(e,i),c=n-u,h=n+u):(u=o/2,r=e-u,l=e+u,c=Math.min(n,i),h=Math.max(n,i)),{left:r,top:c,right:l,bottom:h}}function Dt(s,t,e,n){return s?0:st(t,e,n)}function xc(s,t,e){let n=s.options.borderWidth,i=s.borderSkipped,o=cn(n);return{t:Dt(i.top,o.top,0,e),r:Dt(i.right,o.right,0,t),b:Dt(i.bottom,o.bottom,0,e),l:Dt(i.left,o.left,0,t)}}function _c(s,t,e){let{enableBorderRadius:n}=s.getProps(["enableBorderRadius"]),i=s.options.borderRadius,o=kt(i),a=Math.min(t,e),r=s.borderSkipped,l=n||F(i);return{topLeft:Dt(!l||r.top||r.left,o.topLeft,0,a),topRight:Dt(!l||r.top||r.right,o.topRight,0,a),bottomLeft:Dt(!l||r.bottom||r.left,o.bottomLeft,0,a),bottomRight:Dt(!l||r.bottom||r.right,o.bottomRight,0,a)}}function yc(s){let t=Wo(s),e=t.right-t.left,n=t.bottom-t.top,i=xc(s,e/2,n/2),o=_c(s,e/2,n/2);return{outer:{x:t.left,y:t.top,w:e,h:n,radius:o},inner:{x:t.left+i.l,y:t.top+i.t,w:e-i.l-i.r,h:n-i.t-i.b,radius:{topLeft:Math.max(0,o.topLeft-Math.max(i.t,i.l)),topRight:Math.max(0,o.topRight-Math.max(i.t,i.r)),bottomLeft:Math.max(0,o.bottomLeft-Math.max(i.b,i.l)),bottomRight:Math.max(0,o.bottomRight-Math.max(i.b,i.r))}}}}function Sn(s,t,e,n){let i=t===null,o=e===null,r=s&&!(i&&o)&&Wo(s,n);return r&&(i||Wt(t,r.left,r.right))&&(o||Wt(e,r.top,r.bottom))}function Mc(s){return s.topLeft||s.topRight||s.bottomLeft||s.bottomRight}function vc(s,t){s.rect(t.x,t.y,t.w,t.h)}function kn(s,t,e={}){let n=s.x!==e.x?-t:0,i=s.y!==e.y?-t:0,o=(s.x+s.w!==e.x+e.w?t:0)-n,a=(s.y+s.h!==e.y+e.h?t:0)-i;return{x:s.x+n,y:s.y+i,w:s.w+o,h:s.h+a,radius:s.radius}}var Xt=class extends xt{constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){let{inflateAmount:e,options:{borderColor:n,backgroundColor:i}}=this,{inner:o,outer:a}=yc(this),r=Mc(a.radius)?ne:vc;t.save(),(a.w!==o.w||a.h!==o.h)&&(t.beginPath(),r(t,kn(a,e,o)),t.clip(),r(t,kn(o,-e,a)),t.fillStyle=n,t.fill("evenodd")),t.beginPath(),r(t,kn(o,e)),t.fillStyle=i,t.fill(),t.restore()}inRange(t,e,n){return Sn(this,t,e,n)}inXRange(t,e){return Sn(this,t,null,e)}inYRange(t,e){return Sn(this,null,t,e)}getCenterPoint(t){let{x:e,y:n,base:i,horizontal:o}=this.getProps(["x","y","base","horizontal"],t);return{x:o?(e+i)/2:e,y:o?n:(n+i)/2}}getRange(t){return t==="x"?this.width/2:this.height/2}};T(Xt,"id","bar"),T(Xt,"defaults",{borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0}),T(Xt,"defaultRoutes",{backgroundColor:"backgroundColor",borderColor:"borderColor"});var fo=(s,t)=>{let{boxHeight:e=t,boxWidth:n=t}=s;return s.usePointStyle&&(e=Math.min(e,t),n=s.pointStyleWidth||Math.min(n,t)),{boxWidth:n,boxHeight:e,itemHeight:Math.max(t,e)}},wc=(s,t)=>s!==null&&t!==null&&s.datasetIndex===t.datasetIndex&&s.index===t.index,_s=class extends xt{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,n){this.maxWidth=t,this.maxHeight=e,this._margins=n,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){let t=this.options.labels||{},e=H(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter(n=>t.filter(n,this.chart.data))),t.sort&&(e=e.sort((n,i)=>t.sort(n,i,this.chart.data))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){let{options:t,ctx:e}=this;if(!t.display){this.width=this.height=0;return}let n=t.labels,i=U(n.font),o=i.size,a=this._computeTitleHeight(),{boxWidth:r,itemHeight:l}=fo(n,o),c,h;e.font=i.string,this.isHorizontal()?(c=this.maxWidth,h=this._fitRows(a,o,r,l)+10):(h=this.maxHeight,c=this._fitCols(a,i,r,l)+10),this.width=Math.min(c,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,n,i){let{ctx:o,maxWidth:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.lineWidths=[0],h=i+r,u=t;o.textAlign="left",o.textBaseline="middle";let d=-1,f=-h;return this.legendItems.forEach((m,p)=>{let b=n+e/2+o.measureText(m.text).width;(p===0||c[c.length-1]+b+2*r>a)&&(u+=h,c[c.length-(p>0?0:1)]=0,f+=h,d++),l[p]={left:0,top:f,row:d,width:b,height:i},c[c.length-1]+=b+r}),u}_fitCols(t,e,n,i){let{ctx:o,maxHeight:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.columnSizes=[],h=a-t,u=r,d=0,f=0,m=0,p=0;return this.legendItems.forEach((b,x)=>{let{itemWidth:_,itemHeight:v}=Sc(n,e,o,b,i);x>0&&f+v+2*r>h&&(u+=d+r,c.push({width:d,height:f}),m+=d+r,p++,d=f=0),l[x]={left:m,top:f,col:p,width:_,height:v},d=Math.max(d,_),f+=v+r}),u+=d,c.push({width:d,height:f}),u}adjustHitBoxes(){if(!this.options.display)return;let t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:n,labels:{padding:i},rtl:o}}=this,a=Nt(o,this.left,this.width);if(this.isHorizontal()){let r=0,l=K(n,this.left+i,this.right-this.lineWidths[r]);for(let c of e)r!==c.row&&(r=c.row,l=K(n,this.left+i,this.right-this.lineWidths[r])),c.top+=this.top+t+i,c.left=a.leftForLtr(a.x(l),c.width),l+=c.width+i}else{let r=0,l=K(n,this.top+t+i,this.bottom-this.columnSizes[r].height);for(let c of e)c.col!==r&&(r=c.col,l=K(n,this.top+t+i,this.bottom-this.columnSizes[r].height)),c.top=l,c.left+=this.left+i,c.left=a.leftForLtr(a.x(c.left),c.width),l+=c.height+i}}isHorizontal(){return this.options.position==="top"||this.options.position==="bottom"}draw(){if(this.options.display){let t=this.ctx;es(t,this),this._draw(),ss(t)}}_draw(){let{options:t,columnSizes:e,lineWidths:n,ctx:i}=this,{align:o,labels:a}=t,r=N.color,l=Nt(t.rtl,this.left,this.width),c=U(a.font),{padding:h}=a,u=c.size,d=u/2,f;this.drawTitle(),i.textAlign=l.textAlign("left"),i.textBaseline="middle",i.lineWidth=.5,i.font=c.string;let{boxWidth:m,boxHeight:p,itemHeight:b}=fo(a,u),x=function(S,C,k){if(isNaN(m)||m<=0||isNaN(p)||p<0)return;i.save();let D=I(k.lineWidth,1);if(i.fillStyle=I(k.fillStyle,r),i.lineCap=I(k.lineCap,"butt"),i.lineDashOffset=I(k.lineDashOffset,0),i.lineJoin=I(k.lineJoin,"miter"),i.lineWidth=D,i.strokeStyle=I(k.strokeStyle,r),i.setLineDash(I(k.lineDash,[])),a.usePointStyle){let z={radius:p*Math.SQRT2/2,pointStyle:k.pointStyle,rotation:k.rotation,borderWidth:D},L=l.xPlus(S,m/2),y=C+d;rn(i,z,L,y,a.pointStyleWidth&&m)}else{let z=C+Math.max((u-p)/2,0),L=l.leftForLtr(S,m),y=kt(k.borderRadius);i.beginPath(),Object.values(y).some(A=>A!==0)?ne(i,{x:L,y:z,w:m,h:p,radius:y}):i.rect(L,z,m,p),i.fill(),D!==0&&i.stroke()}i.restore()},_=function(S,C,k){Vt(i,k.text,S,C+b/2,c,{strikethrough:k.hidden,textAlign:l.textAlign(k.textAlign)})},v=this.isHorizontal(),w=this._computeTitleHeight();v?f={x:K(o,this.left+h,this.right-n[0]),y:this.top+h+w,line:0}:f={x:this.left+h,y:K(o,this.top+w+h,this.bottom-e[0].height),line:0},pn(this.ctx,t.textDirection);let M=b+h;this.legendItems.forEach((S,C)=>{i.strokeStyle=S.fontColor,i.fillStyle=S.fontColor;let k=i.measureText(S.text).width,D=l.textAlign(S.textAlign||(S.textAlign=a.textAlign)),z=m+d+k,L=f.x,y=f.y;l.setWidth(this.width),v?C>0&&L+z+h>this.right&&(y=f.y+=M,f.line++,L=f.x=K(o,this.left+h,this.right-n[f.line])):C>0&&y+M>this.bottom&&(L=f.x=L+e[f.line].width+h,f.line++,y=f.y=K(o,this.top+w+h,this.bottom-e[f.line].height));let A=l.x(L);if(x(A,y,S),L=Pi(D,L+m+d,v?L+z:this.right,t.rtl),_(l.x(L),y,S),v)f.x+=z+h;else if(typeof S.text!="string"){let E=c.lineHeight;f.y+=Ho(S,E)+h}else f.y+=M}),mn(this.ctx,t.textDirection)}drawTitle(){let t=this.options,e=t.title,n=U(e.font),i=X(e.padding);if(!e.display)return;let o=Nt(t.rtl,this.left,this.width),a=this.ctx,r=e.position,l=n.size/2,c=i.top+l,h,u=this.left,d=this.width;if(this.isHorizontal())d=Math.max(...this.lineWidths),h=this.top+c,u=K(t.align,u,this.right-d);else{let m=this.columnSizes.reduce((p,b)=>Math.max(p,b.height),0);h=c+K(t.align,this.top,this.bottom-m-t.labels.padding-this._computeTitleHeight())}let f=K(r,u,u+d);a.textAlign=o.textAlign(sn(r)),a.textBaseline="middle",a.strokeStyle=e.color,a.fillStyle=e.color,a.font=n.string,Vt(a,e.text,f,h,n)}_computeTitleHeight(){let t=this.options.title,e=U(t.font),n=X(t.padding);return t.display?e.lineHeight+n.height:0}_getLegendItemAt(t,e){let n,i,o;if(Wt(t,this.left,this.right)&&Wt(e,this.top,this.bottom)){for(o=this.legendHitBoxes,n=0;n<o.length;++n)if(i=o[n],Wt(t,i.left,i.left+i.width)&&Wt(e,i.top,i.top+i.height))return this.legendItems[n]}return null}handleEvent(t){let e=this.options;if(!Pc(t.type,e))return;let n=this._getLegendItemAt(t.x,t.y);if(t.type==="mousemove"||t.type==="mouseout"){let i=this._hoveredItem,o=wc(i,n);i&&!o&&H(e.onLeave,[t,i,this],this),this._hoveredItem=n,n&&!o&&H(e.onHover,[t,n,this],this)}else n&&H(e.onClick,[t,n,this],this)}};function Sc(s,t,e,n,i){let o=kc(n,s,t,e),a=Cc(i,n,t.lineHeight);return{itemWidth:o,itemHeight:a}}function kc(s,t,e,n){let i=s.text;return i&&typeof i!="string"&&(i=i.reduce((o,a)=>o.length>a.length?o:a)),t+e.size/2+n.measureText(i).width}function Cc(s,t,e){let n=s;return typeof t.text!="string"&&(n=Ho(t,e)),n}function Ho(s,t){let e=s.text?s.text.length:0;return t*e}function Pc(s,t){return!!((s==="mousemove"||s==="mouseout")&&(t.onHover||t.onLeave)||t.onClick&&(s==="click"||s==="mouseup"))}var Vo={id:"legend",_element:_s,start(s,t,e){let n=s.legend=new _s({ctx:s.ctx,options:e,chart:s});At.configure(s,n,e),At.addBox(s,n)},stop(s){At.removeBox(s,s.legend),delete s.legend},beforeUpdate(s,t,e){let n=s.legend;At.configure(s,n,e),n.options=e},afterUpdate(s){let t=s.legend;t.buildLabels(),t.adjustHitBoxes()},afterEvent(s,t){t.replay||s.legend.handleEvent(t.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(s,t,e){let n=t.datasetIndex,i=e.chart;i.isDatasetVisible(n)?(i.hide(n),t.hidden=!0):(i.show(n),t.hidden=!1)},onHover:null,onLeave:null,labels:{color:s=>s.chart.options.color,boxWidth:40,padding:10,generateLabels(s){let t=s.data.datasets,{labels:{usePointStyle:e,pointStyle:n,textAlign:i,color:o,useBorderRadius:a,borderRadius:r}}=s.legend.options;return s._getSortedDatasetMetas().map(l=>{let c=l.controller.getStyle(e?0:void 0),h=X(c.borderWidth);return{text:t[l.index].label,fillStyle:c.backgroundColor,fontColor:o,hidden:!l.visible,lineCap:c.borderCapStyle,lineDash:c.borderDash,lineDashOffset:c.borderDashOffset,lineJoin:c.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:c.borderColor,pointStyle:n||c.pointStyle,rotation:c.rotation,textAlign:i||c.textAlign,borderRadius:a&&(r||c.borderRadius),datasetIndex:l.index}},this)}},title:{color:s=>s.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:s=>!s.startsWith("on"),labels:{_scriptable:s=>!["generateLabels","filter","sort"].includes(s)}}};var Le={average(s){if(!s.length)return!1;let t,e,n=new Set,i=0,o=0;for(t=0,e=s.length;t<e;++t){let r=s[t].element;if(r&&r.hasValue()){let l=r.tooltipPosition();n.add(l.x),i+=l.y,++o}}return o===0||n.size===0?!1:{x:[...n].reduce((r,l)=>r+l)/n.size,y:i/o}},nearest(s,t){if(!s.length)return!1;let e=t.x,n=t.y,i=Number.POSITIVE_INFINITY,o,a,r;for(o=0,a=s.length;o<a;++o){let l=s[o].element;if(l&&l.hasValue()){let c=l.getCenterPoint(),h=_i(t,c);h<i&&(i=h,r=l)}}if(r){let l=r.tooltipPosition();e=l.x,n=l.y}return{x:e,y:n}}};function lt(s,t){return t&&(V(t)?Array.prototype.push.apply(s,t):s.push(t)),s}function bt(s){return(typeof s=="string"||s instanceof String)&&s.indexOf(`\n`)>-1?s.split(`\n`):s}function Ac(s,t){let{element:e,datasetIndex:n,index:i}=t,o=s.getDatasetMeta(n).controller,{label:a,value:r}=o.getLabelAndValue(i);return{chart:s,label:a,parsed:o.getParsed(i),raw:s.data.datasets[n].data[i],formattedValue:r,dataset:o.getDataset(),dataIndex:i,datasetIndex:n,element:e}}function go(s,t){let e=s.chart.ctx,{body:n,footer:i,title:o}=s,{boxWidth:a,boxHeight:r}=t,l=U(t.bodyFont),c=U(t.titleFont),h=U(t.footerFont),u=o.length,d=i.length,f=n.length,m=X(t.padding),p=m.height,b=0,x=n.reduce((w,M)=>w+M.before.length+M.lines.length+M.after.length,0);if(x+=s.beforeBody.length+s.afterBody.length,u&&(p+=u*c.lineHeight+(u-1)*t.titleSpacing+t.titleMarginBottom),x){let w=t.displayColors?Math.max(r,l.lineHeight):l.lineHeight;p+=f*w+(x-f)*l.lineHeight+(x-1)*t.bodySpacing}d&&(p+=t.footerMarginTop+d*h.lineHeight+(d-1)*t.footerSpacing);let _=0,v=function(w){b=Math.max(b,e.measureText(w).width+_)};return e.save(),e.font=c.string,W(s.title,v),e.font=l.string,W(s.beforeBody.concat(s.afterBody),v),_=t.displayColors?a+2+t.boxPadding:0,W(n,w=>{W(w.before,v),W(w.lines,v),W(w.after,v)}),_=0,e.font=h.string,W(s.footer,v),e.restore(),b+=m.width,{width:b,height:p}}function Dc(s,t){let{y:e,height:n}=t;return e<n/2?"top":e>s.height-n/2?"bottom":"center"}function Tc(s,t,e,n){let{x:i,width:o}=n,a=e.caretSize+e.caretPadding;if(s==="left"&&i+o+a>t.width||s==="right"&&i-o-a<0)return!0}function Oc(s,t,e,n){let{x:i,width:o}=e,{width:a,chartArea:{left:r,right:l}}=s,c="center";return n==="center"?c=i<=(r+l)/2?"left":"right":i<=o/2?c="left":i>=a-o/2&&(c="right"),Tc(c,s,t,e)&&(c="center"),c}function po(s,t,e){let n=e.yAlign||t.yAlign||Dc(s,e);return{xAlign:e.xAlign||t.xAlign||Oc(s,t,e,n),yAlign:n}}function Lc(s,t){let{x:e,width:n}=s;return t==="right"?e-=n:t==="center"&&(e-=n/2),e}function Ec(s,t,e){let{y:n,height:i}=s;return t==="top"?n+=e:t==="bottom"?n-=i+e:n-=i/2,n}function mo(s,t,e,n){let{caretSize:i,caretPadding:o,cornerRadius:a}=s,{xAlign:r,yAlign:l}=e,c=i+o,{topLeft:h,topRight:u,bottomLeft:d,bottomRight:f}=kt(a),m=Lc(t,r),p=Ec(t,l,c);return l==="center"?r==="left"?m+=c:r==="right"&&(m-=c):r==="left"?m-=Math.max(h,d)+i:r==="right"&&(m+=Math.max(u,f)+i),{x:st(m,0,n.width-t.width),y:st(p,0,n.height-t.height)}}function hs(s,t,e){let n=X(e.padding);return t==="center"?s.x+s.width/2:t==="right"?s.x+s.width-n.right:s.x+n.left}function bo(s){return lt([],bt(s))}function Rc(s,t,e){return Ct(s,{tooltip:t,tooltipItems:e,type:"tooltip"})}function xo(s,t){let e=t&&t.dataset&&t.dataset.tooltip&&t.dataset.tooltip.callbacks;return e?s.override(e):s}var No={beforeTitle:rt,title(s){if(s.length>0){let t=s[0],e=t.chart.data.labels,n=e?e.length:0;if(this&&this.options&&this.options.mode==="dataset")return t.dataset.label||"";if(t.label)return t.label;if(n>0&&t.dataIndex<n)return e[t.dataIndex]}return""},afterTitle:rt,beforeBody:rt,beforeLabel:rt,label(s){if(this&&this.options&&this.options.mode==="dataset")return s.label+": "+s.formattedValue||s.formattedValue;let t=s.dataset.label||"";t&&(t+=": ");let e=s.formattedValue;return B(e)||(t+=e),t},labelColor(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:rt,afterBody:rt,beforeFooter:rt,footer:rt,afterFooter:rt};function J(s,t,e,n){let i=s[t].call(e,n);return typeof i>"u"?No[t].call(e,n):i}var Ee=class extends xt{constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){let t=this._cachedAnimations;if(t)return t;let e=this.chart,n=this.options.setContext(this.getContext()),i=n.enabled&&e.options.animation&&n.animations,o=new ms(this.chart,i);return i._cacheable&&(this._cachedAnimations=Object.freeze(o)),o}getContext(){return this.$context||(this.$context=Rc(this.chart.getContext(),this,this._tooltipItems))}getTitle(t,e){let{callbacks:n}=e,i=J(n,"beforeTitle",this,t),o=J(n,"title",this,t),a=J(n,"afterTitle",this,t),r=[];return r=lt(r,bt(i)),r=lt(r,bt(o)),r=lt(r,bt(a)),r}getBeforeBody(t,e){return bo(J(e.callbacks,"beforeBody",this,t))}getBody(t,e){let{callbacks:n}=e,i=[];return W(t,o=>{let a={before:[],lines:[],after:[]},r=xo(n,o);lt(a.before,bt(J(r,"beforeLabel",this,o))),lt(a.lines,J(r,"label",this,o)),lt(a.after,bt(J(r,"afterLabel",this,o))),i.push(a)}),i}getAfterBody(t,e){return bo(J(e.callbacks,"afterBody",this,t))}getFooter(t,e){let{callbacks:n}=e,i=J(n,"beforeFooter",this,t),o=J(n,"footer",this,t),a=J(n,"afterFooter",this,t),r=[];return r=lt(r,bt(i)),r=lt(r,bt(o)),r=lt(r,bt(a)),r}_createItems(t){let e=this._active,n=this.chart.data,i=[],o=[],a=[],r=[],l,c;for(l=0,c=e.length;l<c;++l)r.push(Ac(this.chart,e[l]));return t.filter&&(r=r.filter((h,u,d)=>t.filter(h,u,d,n))),t.itemSort&&(r=r.sort((h,u)=>t.itemSort(h,u,n))),W(r,h=>{let u=xo(t.callbacks,h);i.push(J(u,"labelColor",this,h)),o.push(J(u,"labelPointStyle",this,h)),a.push(J(u,"labelTextColor",this,h))}),this.labelColors=i,this.labelPointStyles=o,this.labelTextColors=a,this.dataPoints=r,r}update(t,e){let n=this.options.setContext(this.getContext()),i=this._active,o,a=[];if(!i.length)this.opacity!==0&&(o={opacity:0});else{let r=Le[n.position].call(this,i,this._eventPosition);a=this._createItems(n),this.title=this.getTitle(a,n),this.beforeBody=this.getBeforeBody(a,n),this.body=this.getBody(a,n),this.afterBody=this.getAfterBody(a,n),this.footer=this.getFooter(a,n);let l=this._size=go(this,n),c=Object.assign({},r,l),h=po(this.chart,n,c),u=mo(n,c,h,this.chart);this.xAlign=h.xAlign,this.yAlign=h.yAlign,o={opacity:1,x:u.x,y:u.y,width:l.width,height:l.height,caretX:r.x,caretY:r.y}}this._tooltipItems=a,this.$context=void 0,o&&this._resolveAnimations().update(this,o),t&&n.external&&n.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,n,i){let o=this.getCaretPosition(t,n,i);e.lineTo(o.x1,o.y1),e.lineTo(o.x2,o.y2),e.lineTo(o.x3,o.y3)}getCaretPosition(t,e,n){let{xAlign:i,yAlign:o}=this,{caretSize:a,cornerRadius:r}=n,{topLeft:l,topRight:c,bottomLeft:h,bottomRight:u}=kt(r),{x:d,y:f}=t,{width:m,height:p}=e,b,x,_,v,w,M;return o==="center"?(w=f+p/2,i==="left"?(b=d,x=b-a,v=w+a,M=w-a):(b=d+m,x=b+a,v=w-a,M=w+a),_=b):(i==="left"?x=d+Math.max(l,h)+a:i==="right"?x=d+m-Math.max(c,u)-a:x=this.caretX,o==="top"?(v=f,w=v-a,b=x-a,_=x+a):(v=f+p,w=v+a,b=x+a,_=x-a),M=v),{x1:b,x2:x,x3:_,y1:v,y2:w,y3:M}}drawTitle(t,e,n){let i=this.title,o=i.length,a,r,l;if(o){let c=Nt(n.rtl,this.x,this.width);for(t.x=hs(this,n.titleAlign,n),e.textAlign=c.textAlign(n.titleAlign),e.textBaseline="middle",a=U(n.titleFont),r=n.titleSpacing,e.fillStyle=n.titleColor,e.font=a.string,l=0;l<o;++l)e.fillText(i[l],c.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+r,l+1===o&&(t.y+=n.titleMarginBottom-r)}}_drawColorBox(t,e,n,i,o){let a=this.labelColors[n],r=this.labelPointStyles[n],{boxHeight:l,boxWidth:c}=o,h=U(o.bodyFont),u=hs(this,"left",o),d=i.x(u),f=l<h.lineHeight?(h.lineHeight-l)/2:0,m=e.y+f;if(o.usePointStyle){let p={radius:Math.min(c,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},b=i.leftForLtr(d,c)+c/2,x=m+l/2;t.strokeStyle=o.multiKeyBackground,t.fillStyle=o.multiKeyBackground,an(t,p,b,x),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,an(t,p,b,x)}else{t.lineWidth=F(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;let p=i.leftForLtr(d,c),b=i.leftForLtr(i.xPlus(d,1),c-2),x=kt(a.borderRadius);Object.values(x).some(_=>_!==0)?(t.beginPath(),t.fillStyle=o.multiKeyBackground,ne(t,{x:p,y:m,w:c,h:l,radius:x}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),ne(t,{x:b,y:m+1,w:c-2,h:l-2,radius:x}),t.fill()):(t.fillStyle=o.multiKeyBackground,t.fillRect(p,m,c,l),t.strokeRect(p,m,c,l),t.fillStyle=a.backgroundColor,t.fillRect(b,m+1,c-2,l-2))}t.fillStyle=this.labelTextColors[n]}drawBody(t,e,n){let{body:i}=this,{bodySpacing:o,bodyAlign:a,displayColors:r,boxHeight:l,boxWidth:c,boxPadding:h}=n,u=U(n.bodyFont),d=u.lineHeight,f=0,m=Nt(n.rtl,this.x,this.width),p=function(k){e.fillText(k,m.x(t.x+f),t.y+d/2),t.y+=d+o},b=m.textAlign(a),x,_,v,w,M,S,C;for(e.textAlign=a,e.textBaseline="middle",e.font=u.string,t.x=hs(this,b,n),e.fillStyle=n.bodyColor,W(this.beforeBody,p),f=r&&b!=="right"?a==="center"?c/2+h:c+2+h:0,w=0,S=i.length;w<S;++w){for(x=i[w],_=this.labelTextColors[w],e.fillStyle=_,W(x.before,p),v=x.lines,r&&v.length&&(this._drawColorBox(e,t,w,m,n),d=Math.max(u.lineHeight,l)),M=0,C=v.length;M<C;++M)p(v[M]),d=u.lineHeight;W(x.after,p)}f=0,d=u.lineHeight,W(this.afterBody,p),t.y-=o}drawFooter(t,e,n){let i=this.footer,o=i.length,a,r;if(o){let l=Nt(n.rtl,this.x,this.width);for(t.x=hs(this,n.footerAlign,n),t.y+=n.footerMarginTop,e.textAlign=l.textAlign(n.footerAlign),e.textBaseline="middle",a=U(n.footerFont),e.fillStyle=n.footerColor,e.font=a.string,r=0;r<o;++r)e.fillText(i[r],l.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+n.footerSpacing}}drawBackground(t,e,n,i){let{xAlign:o,yAlign:a}=this,{x:r,y:l}=t,{width:c,height:h}=n,{topLeft:u,topRight:d,bottomLeft:f,bottomRight:m}=kt(i.cornerRadius);e.fillStyle=i.backgroundColor,e.strokeStyle=i.borderColor,e.lineWidth=i.borderWidth,e.beginPath(),e.moveTo(r+u,l),a==="top"&&this.drawCaret(t,e,n,i),e.lineTo(r+c-d,l),e.quadraticCurveTo(r+c,l,r+c,l+d),a==="center"&&o==="right"&&this.drawCaret(t,e,n,i),e.lineTo(r+c,l+h-m),e.quadraticCurveTo(r+c,l+h,r+c-m,l+h),a==="bottom"&&this.drawCaret(t,e,n,i),e.lineTo(r+f,l+h),e.quadraticCurveTo(r,l+h,r,l+h-f),a==="center"&&o==="left"&&this.drawCaret(t,e,n,i),e.lineTo(r,l+u),e.quadraticCurveTo(r,l,r+u,l),e.closePath(),e.fill(),i.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){let e=this.chart,n=this.$animations,i=n&&n.x,o=n&&n.y;if(i||o){let a=Le[t.position].call(this,this._active,this._eventPosition);if(!a)return;let r=this._size=go(this,t),l=Object.assign({},a,this._size),c=po(e,t,l),h=mo(t,l,c,e);(i._to!==h.x||o._to!==h.y)&&(this.xAlign=c.xAlign,this.yAlign=c.yAlign,this.width=r.width,this.height=r.height,this.caretX=a.x,this.caretY=a.y,this._resolveAnimations().update(this,h))}}_willRender(){return!!this.opacity}draw(t){let e=this.options.setContext(this.getContext()),n=this.opacity;if(!n)return;this._updateAnimationTarget(e);let i={width:this.width,height:this.height},o={x:this.x,y:this.y};n=Math.abs(n)<.001?0:n;let a=X(e.padding),r=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&r&&(t.save(),t.globalAlpha=n,this.drawBackground(o,t,i,e),pn(t,e.textDirection),o.y+=a.top,this.drawTitle(o,t,e),this.drawBody(o,t,e),this.drawFooter(o,t,e),mn(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){let n=this._active,i=t.map(({datasetIndex:r,index:l})=>{let c=this.chart.getDatasetMeta(r);if(!c)throw new Error("Cannot find a dataset at index "+r);return{datasetIndex:r,element:c.data[l],index:l}}),o=!Me(n,i),a=this._positionChanged(i,e);(o||a)&&(this._active=i,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,n=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;let i=this.options,o=this._active||[],a=this._getActiveElements(t,o,e,n),r=this._positionChanged(a,t),l=e||!Me(a,o)||r;return l&&(this._active=a,(i.enabled||i.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),l}_getActiveElements(t,e,n,i){let o=this.options;if(t.type==="mouseout")return[];if(!i)return e.filter(r=>this.chart.data.datasets[r.datasetIndex]&&this.chart.getDatasetMeta(r.datasetIndex).controller.getParsed(r.index)!==void 0);let a=this.chart.getElementsAtEventForMode(t,o.mode,o,n);return o.reverse&&a.reverse(),a}_positionChanged(t,e){let{caretX:n,caretY:i,options:o}=this,a=Le[o.position].call(this,t,e);return a!==!1&&(n!==a.x||i!==a.y)}};T(Ee,"positioners",Le);var $o={id:"tooltip",_element:Ee,positioners:Le,afterInit(s,t,e){e&&(s.tooltip=new Ee({chart:s,options:e}))},beforeUpdate(s,t,e){s.tooltip&&s.tooltip.initialize(e)},reset(s,t,e){s.tooltip&&s.tooltip.initialize(e)},afterDraw(s){let t=s.tooltip;if(t&&t._willRender()){let e={tooltip:t};if(s.notifyPlugins("beforeTooltipDraw",{...e,cancelable:!0})===!1)return;t.draw(s.ctx),s.notifyPlugins("afterTooltipDraw",e)}},afterEvent(s,t){if(s.tooltip){let e=t.replay;s.tooltip.handleEvent(t.event,e,t.inChartArea)&&(t.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(s,t)=>t.bodyFont.size,boxWidth:(s,t)=>t.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:No},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:s=>s!=="filter"&&s!=="itemSort"&&s!=="external",_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};var Ic=(s,t,e,n)=>(typeof t=="string"?(e=s.push(t)-1,n.unshift({index:e,label:t})):isNaN(t)&&(e=null),e);function Fc(s,t,e,n){let i=s.indexOf(t);if(i===-1)return Ic(s,t,e,n);let o=s.lastIndexOf(t);return i!==o?e:i}var zc=(s,t)=>s===null?null:st(Math.round(s),0,t);function _o(s){let t=this.getLabels();return s>=0&&s<t.length?t[s]:s}var ae=class extends Gt{constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){let e=this._addedLabels;if(e.length){let n=this.getLabels();for(let{index:i,label:o}of e)n[i]===o&&n.splice(i,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(B(t))return null;let n=this.getLabels();return e=isFinite(e)&&n[e]===t?e:Fc(n,t,I(e,t),this._addedLabels),zc(e,n.length-1)}determineDataLimits(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),{min:n,max:i}=this.getMinMax(!0);this.options.bounds==="ticks"&&(t||(n=0),e||(i=this.getLabels().length-1)),this.min=n,this.max=i}buildTicks(){let t=this.min,e=this.max,n=this.options.offset,i=[],o=this.getLabels();o=t===0&&e===o.length-1?o:o.slice(t,e+1),this._valueRange=Math.max(o.length-(n?0:1),1),this._startValue=this.min-(n?.5:0);for(let a=t;a<=e;a++)i.push({value:a});return i}getLabelForValue(t){return _o.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return typeof t!="number"&&(t=this.parse(t)),t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}};T(ae,"id","category"),T(ae,"defaults",{ticks:{callback:_o}});function Bc(s,t){let e=[],{bounds:i,step:o,min:a,max:r,precision:l,count:c,maxTicks:h,maxDigits:u,includeBounds:d}=s,f=o||1,m=h-1,{min:p,max:b}=t,x=!B(a),_=!B(r),v=!B(c),w=(b-p)/(u+1),M=qs((b-p)/m/f)*f,S,C,k,D;if(M<1e-14&&!x&&!_)return[{value:p},{value:b}];D=Math.ceil(b/M)-Math.floor(p/M),D>m&&(M=qs(D*M/m/f)*f),B(l)||(S=Math.pow(10,l),M=Math.ceil(M*S)/S),i==="ticks"?(C=Math.floor(p/M)*M,k=Math.ceil(b/M)*M):(C=p,k=b),x&&_&&o&&bi((r-a)/o,M/1e3)?(D=Math.round(Math.min((r-a)/M,h)),M=(r-a)/D,C=a,k=r):v?(C=x?a:C,k=_?r:k,D=c-1,M=(k-C)/D):(D=(k-C)/M,ve(D,Math.round(D),M/1e3)?D=Math.round(D):D=Math.ceil(D));let z=Math.max(Js(M),Js(C));S=Math.pow(10,B(l)?z:l),C=Math.round(C*S)/S,k=Math.round(k*S)/S;let L=0;for(x&&(d&&C!==a?(e.push({value:a}),C<a&&L++,ve(Math.round((C+L*M)*S)/S,a,yo(a,w,s))&&L++):C<a&&L++);L<D;++L){let y=Math.round((C+L*M)*S)/S;if(_&&y>r)break;e.push({value:y})}return _&&d&&k!==r?e.length&&ve(e[e.length-1].value,r,yo(r,w,s))?e[e.length-1].value=r:e.push({value:r}):(!_||k===r)&&e.push({value:k}),e}function yo(s,t,{horizontal:e,minRotation:n}){let i=pt(n),o=(e?Math.sin(i):Math.cos(i))||.001,a=.75*t*(""+s).length;return Math.min(t/o,a)}var ce=class extends Gt{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return B(t)||(typeof t=="number"||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){let{beginAtZero:t}=this.options,{minDefined:e,maxDefined:n}=this.getUserBounds(),{min:i,max:o}=this,a=l=>i=e?i:l,r=l=>o=n?o:l;if(t){let l=gt(i),c=gt(o);l<0&&c<0?r(0):l>0&&c>0&&a(0)}if(i===o){let l=o===0?1:Math.abs(o*.05);r(o+l),t||a(i-l)}this.min=i,this.max=o}getTickLimit(){let t=this.options.ticks,{maxTicksLimit:e,stepSize:n}=t,i;return n?(i=Math.ceil(this.max/n)-Math.floor(this.min/n)+1,i>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${n} would result generating up to ${i} ticks. Limiting to 1000.`),i=1e3)):(i=this.computeTickLimit(),e=e||11),e&&(i=Math.min(e,i)),i}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){let t=this.options,e=t.ticks,n=this.getTickLimit();n=Math.max(2,n);let i={maxTicks:n,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:e.includeBounds!==!1},o=this._range||this,a=Bc(i,o);return t.bounds==="ticks"&&Ks(a,this,"value"),t.reverse?(a.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),a}configure(){let t=this.ticks,e=this.min,n=this.max;if(super.configure(),this.options.offset&&t.length){let i=(n-e)/Math.max(t.length-1,1)/2;e-=i,n+=i}this._startValue=e,this._endValue=n,this._valueRange=n-e}getLabelForValue(t){return Qe(t,this.chart.options.locale,this.options.ticks.format)}},re=class extends ce{determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=j(t)?t:0,this.max=j(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){let t=this.isHorizontal(),e=t?this.width:this.height,n=pt(this.options.ticks.minRotation),i=(t?Math.sin(n):Math.cos(n))||.001,o=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,o.lineHeight/i))}getPixelForValue(t){return t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}};T(re,"id","linear"),T(re,"defaults",{ticks:{callback:Se.formatters.numeric}});var Ie=s=>Math.floor(ft(s)),jt=(s,t)=>Math.pow(10,Ie(s)+t);function Mo(s){return s/Math.pow(10,Ie(s))===1}function vo(s,t,e){let n=Math.pow(10,e),i=Math.floor(s/n);return Math.ceil(t/n)-i}function Wc(s,t){let e=t-s,n=Ie(e);for(;vo(s,t,n)>10;)n++;for(;vo(s,t,n)<10;)n--;return Math.min(n,Ie(s))}function Hc(s,{min:t,max:e}){t=q(s.min,t);let n=[],i=Ie(t),o=Wc(t,e),a=o<0?Math.pow(10,Math.abs(o)):1,r=Math.pow(10,o),l=i>o?Math.pow(10,i):0,c=Math.round((t-l)*a)/a,h=Math.floor((t-l)/r/10)*r*10,u=Math.floor((c-h)/Math.pow(10,o)),d=q(s.min,Math.round((l+h+u*Math.pow(10,o))*a)/a);for(;d<e;)n.push({value:d,major:Mo(d),significand:u}),u>=10?u=u<15?15:20:u++,u>=20&&(o++,u=2,a=o>=0?1:a),d=Math.round((l+h+u*Math.pow(10,o))*a)/a;let f=q(s.max,d);return n.push({value:f,major:Mo(f),significand:u}),n}var us=class extends Gt{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){let n=ce.prototype.parse.apply(this,[t,e]);if(n===0){this._zero=!0;return}return j(n)&&n>0?n:null}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=j(t)?Math.max(0,t):null,this.max=j(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!j(this._userMin)&&(this.min=t===jt(this.min,0)?jt(this.min,-1):jt(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),n=this.min,i=this.max,o=r=>n=t?n:r,a=r=>i=e?i:r;n===i&&(n<=0?(o(1),a(10)):(o(jt(n,-1)),a(jt(i,1)))),n<=0&&o(jt(i,-1)),i<=0&&a(jt(n,1)),this.min=n,this.max=i}buildTicks(){let t=this.options,e={min:this._userMin,max:this._userMax},n=Hc(e,this);return t.bounds==="ticks"&&Ks(n,this,"value"),t.reverse?(n.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),n}getLabelForValue(t){return t===void 0?"0":Qe(t,this.chart.options.locale,this.options.ticks.format)}configure(){let t=this.min;super.configure(),this._startValue=ft(t),this._valueRange=ft(this.max)-ft(t)}getPixelForValue(t){return(t===void 0||t===0)&&(t=this.min),t===null||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(ft(t)-this._startValue)/this._valueRange)}getValueForPixel(t){let e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}};T(us,"id","logarithmic"),T(us,"defaults",{ticks:{callback:Se.formatters.logarithmic,major:{enabled:!0}}});function Fn(s){let t=s.ticks;if(t.display&&s.display){let e=X(t.backdropPadding);return I(t.font&&t.font.size,N.font.size)+e.height}return 0}function Vc(s,t,e){return e=V(e)?e:[e],{w:Ti(s,t.string,e),h:e.length*t.lineHeight}}function wo(s,t,e,n,i){return s===n||s===i?{start:t-e/2,end:t+e/2}:s<n||s>i?{start:t-e,end:t}:{start:t,end:t+e}}function Nc(s){let t={l:s.left+s._padding.left,r:s.right-s._padding.right,t:s.top+s._padding.top,b:s.bottom-s._padding.bottom},e=Object.assign({},t),n=[],i=[],o=s._pointLabels.length,a=s.options.pointLabels,r=a.centerPointLabels?Y/o:0;for(let l=0;l<o;l++){let c=a.setContext(s.getPointLabelContext(l));i[l]=c.padding;let h=s.getPointPosition(l,s.drawingArea+i[l],r),u=U(c.font),d=Vc(s.ctx,u,s._pointLabels[l]);n[l]=d;let f=it(s.getIndexAngle(l)+r),m=Math.round(Ke(f)),p=wo(m,h.x,d.w,0,180),b=wo(m,h.y,d.h,90,270);$c(e,t,f,p,b)}s.setCenterPoint(t.l-e.l,e.r-t.r,t.t-e.t,e.b-t.b),s._pointLabelItems=Uc(s,n,i)}function $c(s,t,e,n,i){let o=Math.abs(Math.sin(e)),a=Math.abs(Math.cos(e)),r=0,l=0;n.start<t.l?(r=(t.l-n.start)/o,s.l=Math.min(s.l,t.l-r)):n.end>t.r&&(r=(n.end-t.r)/o,s.r=Math.max(s.r,t.r+r)),i.start<t.t?(l=(t.t-i.start)/a,s.t=Math.min(s.t,t.t-l)):i.end>t.b&&(l=(i.end-t.b)/a,s.b=Math.max(s.b,t.b+l))}function jc(s,t,e){let n=s.drawingArea,{extra:i,additionalAngle:o,padding:a,size:r}=e,l=s.getPointPosition(t,n+i+a,o),c=Math.round(Ke(it(l.angle+G))),h=qc(l.y,r.h,c),u=Xc(c),d=Gc(l.x,r.w,u);return{visible:!0,x:l.x,y:h,textAlign:u,left:d,top:h,right:d+r.w,bottom:h+r.h}}function Yc(s,t){if(!t)return!0;let{left:e,top:n,right:i,bottom:o}=s;return!(Ht({x:e,y:n},t)||Ht({x:e,y:o},t)||Ht({x:i,y:n},t)||Ht({x:i,y:o},t))}function Uc(s,t,e){let n=[],i=s._pointLabels.length,o=s.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:Fn(o)/2,additionalAngle:a?Y/i:0},c;for(let h=0;h<i;h++){l.padding=e[h],l.size=t[h];let u=jc(s,h,l);n.push(u),r==="auto"&&(u.visible=Yc(u,c),u.visible&&(c=u))}return n}function Xc(s){return s===0||s===180?"center":s<180?"left":"right"}function Gc(s,t,e){return e==="right"?s-=t:e==="center"&&(s-=t/2),s}function qc(s,t,e){return e===90||e===270?s-=t/2:(e>270||e<90)&&(s-=t),s}function Kc(s,t,e){let{left:n,top:i,right:o,bottom:a}=e,{backdropColor:r}=t;if(!B(r)){let l=kt(t.borderRadius),c=X(t.backdropPadding);s.fillStyle=r;let h=n-c.left,u=i-c.top,d=o-n+c.width,f=a-i+c.height;Object.values(l).some(m=>m!==0)?(s.beginPath(),ne(s,{x:h,y:u,w:d,h:f,radius:l}),s.fill()):s.fillRect(h,u,d,f)}}function Jc(s,t){let{ctx:e,options:{pointLabels:n}}=s;for(let i=t-1;i>=0;i--){let o=s._pointLabelItems[i];if(!o.visible)continue;let a=n.setContext(s.getPointLabelContext(i));Kc(e,a,o);let r=U(a.font),{x:l,y:c,textAlign:h}=o;Vt(e,s._pointLabels[i],l,c+r.lineHeight/2,r,{color:a.color,textAlign:h,textBaseline:"middle"})}}function jo(s,t,e,n){let{ctx:i}=s;if(e)i.arc(s.xCenter,s.yCenter,t,0,et);else{let o=s.getPointPosition(0,t);i.moveTo(o.x,o.y);for(let a=1;a<n;a++)o=s.getPointPosition(a,t),i.lineTo(o.x,o.y)}}function Zc(s,t,e,n,i){let o=s.ctx,a=t.circular,{color:r,lineWidth:l}=t;!a&&!n||!r||!l||e<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(i.dash||[]),o.lineDashOffset=i.dashOffset,o.beginPath(),jo(s,e,a,n),o.closePath(),o.stroke(),o.restore())}function Qc(s,t,e){return Ct(s,{label:e,index:t,type:"pointLabel"})}var ie=class extends ce{constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){let t=this._padding=X(Fn(this.options)/2),e=this.width=this.maxWidth-t.width,n=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+n/2+t.top),this.drawingArea=Math.floor(Math.min(e,n)/2)}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!1);this.min=j(t)&&!isNaN(t)?t:0,this.max=j(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/Fn(this.options))}generateTickLabels(t){ce.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map((e,n)=>{let i=H(this.options.pointLabels.callback,[e,n],this);return i||i===0?i:""}).filter((e,n)=>this.chart.getDataVisibility(n))}fit(){let t=this.options;t.display&&t.pointLabels.display?Nc(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,n,i){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((n-i)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,n,i))}getIndexAngle(t){let e=et/(this._pointLabels.length||1),n=this.options.startAngle||0;return it(t*e+pt(n))}getDistanceFromCenterForValue(t){if(B(t))return NaN;let e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(B(t))return NaN;let e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){let e=this._pointLabels||[];if(t>=0&&t<e.length){let n=e[t];return Qc(this.getContext(),t,n)}}getPointPosition(t,e,n=0){let i=this.getIndexAngle(t)-G+n;return{x:Math.cos(i)*e+this.xCenter,y:Math.sin(i)*e+this.yCenter,angle:i}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){let{left:e,top:n,right:i,bottom:o}=this._pointLabelItems[t];return{left:e,top:n,right:i,bottom:o}}drawBackground(){let{backgroundColor:t,grid:{circular:e}}=this.options;if(t){let n=this.ctx;n.save(),n.beginPath(),jo(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),n.closePath(),n.fillStyle=t,n.fill(),n.restore()}}drawGrid(){let t=this.ctx,e=this.options,{angleLines:n,grid:i,border:o}=e,a=this._pointLabels.length,r,l,c;if(e.pointLabels.display&&Jc(this,a),i.display&&this.ticks.forEach((h,u)=>{if(u!==0||u===0&&this.min<0){l=this.getDistanceFromCenterForValue(h.value);let d=this.getContext(u),f=i.setContext(d),m=o.setContext(d);Zc(this,f,l,a,m)}}),n.display){for(t.save(),r=a-1;r>=0;r--){let h=n.setContext(this.getPointLabelContext(r)),{color:u,lineWidth:d}=h;!d||!u||(t.lineWidth=d,t.strokeStyle=u,t.setLineDash(h.borderDash),t.lineDashOffset=h.borderDashOffset,l=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),c=this.getPointPosition(r,l),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(c.x,c.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){let t=this.ctx,e=this.options,n=e.ticks;if(!n.display)return;let i=this.getIndexAngle(0),o,a;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(i),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach((r,l)=>{if(l===0&&this.min>=0&&!e.reverse)return;let c=n.setContext(this.getContext(l)),h=U(c.font);if(o=this.getDistanceFromCenterForValue(this.ticks[l].value),c.showLabelBackdrop){t.font=h.string,a=t.measureText(r.label).width,t.fillStyle=c.backdropColor;let u=X(c.backdropPadding);t.fillRect(-a/2-u.left,-o-h.size/2-u.top,a+u.width,h.size+u.height)}Vt(t,r.label,0,-o,h,{color:c.color,strokeColor:c.textStrokeColor,strokeWidth:c.textStrokeWidth})}),t.restore()}drawTitle(){}};T(ie,"id","radialLinear"),T(ie,"defaults",{display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:Se.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback(t){return t},padding:5,centerPointLabels:!1}}),T(ie,"defaultRoutes",{"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"}),T(ie,"descriptors",{angleLines:{_fallback:"grid"}});var ys={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},Z=Object.keys(ys);function So(s,t){return s-t}function ko(s,t){if(B(t))return null;let e=s._adapter,{parser:n,round:i,isoWeekday:o}=s._parseOpts,a=t;return typeof n=="function"&&(a=n(a)),j(a)||(a=typeof n=="string"?e.parse(a,n):e.parse(a)),a===null?null:(i&&(a=i==="week"&&(we(o)||o===!0)?e.startOf(a,"isoWeek",o):e.startOf(a,i)),+a)}function Co(s,t,e,n){let i=Z.length;for(let o=Z.indexOf(s);o<i-1;++o){let a=ys[Z[o]],r=a.steps?a.steps:Number.MAX_SAFE_INTEGER;if(a.common&&Math.ceil((e-t)/(r*a.size))<=n)return Z[o]}return Z[i-1]}function th(s,t,e,n,i){for(let o=Z.length-1;o>=Z.indexOf(e);o--){let a=Z[o];if(ys[a].common&&s._adapter.diff(i,n,a)>=t-1)return a}return Z[e?Z.indexOf(e):0]}function eh(s){for(let t=Z.indexOf(s)+1,e=Z.length;t<e;++t)if(ys[Z[t]].common)return Z[t]}function Po(s,t,e){if(!e)s[t]=!0;else if(e.length){let{lo:n,hi:i}=Je(e,t),o=e[n]>=t?e[n]:e[i];s[o]=!0}}function sh(s,t,e,n){let i=s._adapter,o=+i.startOf(t[0].value,n),a=t[t.length-1].value,r,l;for(r=o;r<=a;r=+i.add(r,1,n))l=e[r],l>=0&&(t[l].major=!0);return t}function Ao(s,t,e){let n=[],i={},o=t.length,a,r;for(a=0;a<o;++a)r=t[a],i[r]=a,n.push({value:r,major:!1});return o===0||!e?n:sh(s,n,i,e)}var le=class extends Gt{constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){let n=t.time||(t.time={}),i=this._adapter=new gl._date(t.adapters.date);i.init(e),ee(n.displayFormats,i.formats()),this._parseOpts={parser:n.parser,round:n.round,isoWeekday:n.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return t===void 0?null:ko(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){let t=this.options,e=this._adapter,n=t.time.unit||"day",{min:i,max:o,minDefined:a,maxDefined:r}=this.getUserBounds();function l(c){!a&&!isNaN(c.min)&&(i=Math.min(i,c.min)),!r&&!isNaN(c.max)&&(o=Math.max(o,c.max))}(!a||!r)&&(l(this._getLabelBounds()),(t.bounds!=="ticks"||t.ticks.source!=="labels")&&l(this.getMinMax(!1))),i=j(i)&&!isNaN(i)?i:+e.startOf(Date.now(),n),o=j(o)&&!isNaN(o)?o:+e.endOf(Date.now(),n)+1,this.min=Math.min(i,o-1),this.max=Math.max(i+1,o)}_getLabelBounds(){let t=this.getLabelTimestamps(),e=Number.POSITIVE_INFINITY,n=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],n=t[t.length-1]),{min:e,max:n}}buildTicks(){let t=this.options,e=t.time,n=t.ticks,i=n.source==="labels"?this.getLabelTimestamps():this._generate();t.bounds==="ticks"&&i.length&&(this.min=this._userMin||i[0],this.max=this._userMax||i[i.length-1]);let o=this.min,a=this.max,r=wi(i,o,a);return this._unit=e.unit||(n.autoSkip?Co(e.minUnit,this.min,this.max,this._getLabelCapacity(o)):th(this,r.length,e.minUnit,this.min,this.max)),this._majorUnit=!n.major.enabled||this._unit==="year"?void 0:eh(this._unit),this.initOffsets(i),t.reverse&&r.reverse(),Ao(this,r,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map(t=>+t.value))}initOffsets(t=[]){let e=0,n=0,i,o;this.options.offset&&t.length&&(i=this.getDecimalForValue(t[0]),t.length===1?e=1-i:e=(this.getDecimalForValue(t[1])-i)/2,o=this.getDecimalForValue(t[t.length-1]),t.length===1?n=o:n=(o-this.getDecimalForValue(t[t.length-2]))/2);let a=t.length<3?.5:.25;e=st(e,0,a),n=st(n,0,a),this._offsets={start:e,end:n,factor:1/(e+1+n)}}_generate(){let t=this._adapter,e=this.min,n=this.max,i=this.options,o=i.time,a=o.unit||Co(o.minUnit,e,n,this._getLabelCapacity(e)),r=I(i.ticks.stepSize,1),l=a==="week"?o.isoWeekday:!1,c=we(l)||l===!0,h={},u=e,d,f;if(c&&(u=+t.startOf(u,"isoWeek",l)),u=+t.startOf(u,c?"day":a),t.diff(n,e,a)>1e5*r)throw new Error(e+" and "+n+" are too far apart with stepSize of "+r+" "+a);let m=i.ticks.source==="data"&&this.getDataTimestamps();for(d=u,f=0;d<n;d=+t.add(d,r,a),f++)Po(h,d,m);return(d===n||i.bounds==="ticks"||f===1)&&Po(h,d,m),Object.keys(h).sort(So).map(p=>+p)}getLabelForValue(t){let e=this._adapter,n=this.options.time;return n.tooltipFormat?e.format(t,n.tooltipFormat):e.format(t,n.displayFormats.datetime)}format(t,e){let i=this.options.time.displayFormats,o=this._unit,a=e||i[o];return this._adapter.format(t,a)}_tickFormatFunction(t,e,n,i){let o=this.options,a=o.ticks.callback;if(a)return H(a,[t,e,n],this);let r=o.time.displayFormats,l=this._unit,c=this._majorUnit,h=l&&r[l],u=c&&r[c],d=n[e],f=c&&u&&d&&d.major;return this._adapter.format(t,i||(f?u:h))}generateTickLabels(t){let e,n,i;for(e=0,n=t.length;e<n;++e)i=t[e],i.label=this._tickFormatFunction(i.value,e,t)}getDecimalForValue(t){return t===null?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){let e=this._offsets,n=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+n)*e.factor)}getValueForPixel(t){let e=this._offsets,n=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+n*(this.max-this.min)}_getLabelSize(t){let e=this.options.ticks,n=this.ctx.measureText(t).width,i=pt(this.isHorizontal()?e.maxRotation:e.minRotation),o=Math.cos(i),a=Math.sin(i),r=this._resolveTickFontOptions(0).size;return{w:n*o+r*a,h:n*a+r*o}}_getLabelCapacity(t){let e=this.options.time,n=e.displayFormats,i=n[e.unit]||n.millisecond,o=this._tickFormatFunction(t,0,Ao(this,[t],this._majorUnit),i),a=this._getLabelSize(o),r=Math.floor(this.isHorizontal()?this.width/a.w:this.height/a.h)-1;return r>0?r:1}getDataTimestamps(){let t=this._cache.data||[],e,n;if(t.length)return t;let i=this.getMatchingVisibleMetas();if(this._normalized&&i.length)return this._cache.data=i[0].controller.getAllParsedValues(this);for(e=0,n=i.length;e<n;++e)t=t.concat(i[e].controller.getAllParsedValues(this));return this._cache.data=this.normalize(t)}getLabelTimestamps(){let t=this._cache.labels||[],e,n;if(t.length)return t;let i=this.getLabels();for(e=0,n=i.length;e<n;++e)t.push(ko(this,i[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return Qs(t.sort(So))}};T(le,"id","time"),T(le,"defaults",{bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}});function ds(s,t,e){let n=0,i=s.length-1,o,a,r,l;e?(t>=s[n].pos&&t<=s[i].pos&&({lo:n,hi:i}=Ze(s,"pos",t)),{pos:o,time:r}=s[n],{pos:a,time:l}=s[i]):(t>=s[n].time&&t<=s[i].time&&({lo:n,hi:i}=Ze(s,"time",t)),{time:o,pos:r}=s[n],{time:a,pos:l}=s[i]);let c=a-o;return c?r+(l-r)*(t-o)/c:r}var fs=class extends le{constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){let t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=ds(e,this.min),this._tableRange=ds(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){let{min:e,max:n}=this,i=[],o=[],a,r,l,c,h;for(a=0,r=t.length;a<r;++a)c=t[a],c>=e&&c<=n&&i.push(c);if(i.length<2)return[{time:e,pos:0},{time:n,pos:1}];for(a=0,r=i.length;a<r;++a)h=i[a+1],l=i[a-1],c=i[a],Math.round((h+l)/2)!==c&&o.push({time:c,pos:a/(r-1)});return o}_generate(){let t=this.min,e=this.max,n=super.getDataTimestamps();return(!n.includes(t)||!n.length)&&n.splice(0,0,t),(!n.includes(e)||n.length===1)&&n.push(e),n.sort((i,o)=>i-o)}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;let e=this.getDataTimestamps(),n=this.getLabelTimestamps();return e.length&&n.length?t=this.normalize(e.concat(n)):t=e.length?e:n,t=this._cache.all=t,t}getDecimalForValue(t){return(ds(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){let e=this._offsets,n=this.getDecimalForPixel(t)/e.factor-e.end;return ds(this._table,n*this._tableRange+this._minPos,!0)}};T(fs,"id","timeseries"),T(fs,"defaults",le.defaults);var nh=/[\\u202a-\\u202e\\u2066-\\u2069]/g;function Tt(s){return s.replace(nh,t=>`<U+${t.charCodeAt(0).toString(16).toUpperCase()}>`)}var he=10;function Uo(s){if(s.evaluators.length===0)return null;let t=s.evaluators.map(()=>new Array(he).fill(0)),e=0;for(let i of s.cases)i.scores.forEach((o,a)=>{if(o===null)return;let r=Math.min(he-1,Math.floor(o*he)),l=t[a];l!==void 0&&(l[r]=(l[r]??0)+1),e++});return e===0?null:{labels:Array.from({length:he},(i,o)=>`${(o/he).toFixed(1)}\\u2013${((o+1)/he).toFixed(1)}`),counts:t}}function Xo(s){let t=s.runs.map(e=>e.passRate===null?null:e.passRate*100);return t.some(e=>e!==null)?t:null}var Go=24,zn=4;function vs(...s){let t=s.map(o=>ih(Tt(o),Go));if(t.flat().length<=zn)return t.flat();let[e=[],...n]=t,i=Yo(n.flat(),zn-1);return[...Yo(e,zn-i.length),...i]}function Yo(s,t){if(s.length<=t)return s;let e=s.slice(0,t),n=Array.from(e[t-1]??"");for(;n.length>0&&Ms(n.join(""))>Go-1;)n.pop();return e[t-1]=`${n.join("")}\\u2026`,e}function Ms(s){let t=0;for(let e of s)t+=(e.codePointAt(0)??0)>=4352?2:1;return t}function ih(s,t){let e=[],n="";for(let i of s.split(/\\s+/).filter(Boolean)){let o=n===""?i:`${n} ${i}`;if(Ms(o)<=t){n=o;continue}n!==""&&e.push(n);let a=Array.from(i);for(;Ms(a.join(""))>t;){let r=0;for(;r<a.length&&Ms(a.slice(0,r+1).join(""))<=t;)r++;let l=a.slice(0,Math.max(1,r)),c=Math.max(...["-","/","_",",","=","."].map(u=>l.lastIndexOf(u))),h=c>0?c+1:l.length;e.push(a.slice(0,h).join("")),a=a.slice(h)}n=a.join("")}return n!==""&&e.push(n),e}function ws(s){let t=s.reduce((e,n)=>e+Math.max(26,14*n+8),0);return Math.max(160,t+60)}function ze(s){return String(s).replace(/\\B(?=(\\d{3})+(?!\\d))/g,",")}function qo(s){let t=Math.round(s*1e3)/10;return`${(s<1&&t>=100?99.9:t).toFixed(1)}%`}function Ko(s){if(s>0&&s<1e-6)return"<$0.000001";if(s>0&&s<1e-4){let n=1-Math.floor(Math.log10(s));return`$${s.toFixed(n).replace(/0+$/,"")}`}let[t="0",e=""]=s.toFixed(s>=1?2:4).split(".");return`$${ze(Number(t))}.${e}`}function Jo(s){let t=Math.round(s/100);return`${ze(Math.floor(t/10))}.${t%10} s`}function Ss(s){for(let t=3;t<=17;t++){let e=s.toFixed(t),n=Number(e);if(!(n===1&&s<1||n===0&&s>0))return e}return String(s)}var ta=3,Zo=9;function oh(s,t){let e=Math.abs(s);if(e<1e-9)return 0 .toFixed(t);let n=t;for(;n<Zo&&e<.5*10**-n;)n++;return e.toFixed(n===t?t:Math.min(Zo,n+1))}function ea(s){return Math.abs(s)<1e-9}function Bn(s,t){let e=oh(s,t);return ea(s)?e:`${s>0?"+":"-"}${e}`}function sa(s){return Bn(s,ta)}function na(s){if(ea(s))return 0 .toFixed(ta);let t=Ss(Math.abs(s));return s<0?`-${t}`:t}function O(s){return ze(s)}function ue(s,t){return`${O(s)} ${t}${s===1?"":"s"}`}function _t(s){return s===null?"\\u2014":qo(s)}function ks(s){return s===null?"\\u2014":Bn(s*100,1)}function Wn(s){return s===null?"\\u2014":`${ks(s)} pp`}function Q(s){return s===null?"\\u2014":Ss(s)}function ia(s){return s===null?"\\u2014":na(s)}function Cs(s){return s===null?"\\u2014":sa(s)}function Hn(s,t){return t===0?"\\u2014":s===null?"unknown":Ko(s)}function Vn(s){return Jo(s)}function Ps(s){return`${O(Math.round(s))} ms`}function As(s){if(s.kind==="pass rate")return[_t(s.base),_t(s.head),Wn(s.delta),oa(s,ks," pp")];let t=s.kind==="agreement"?ia:Q;return[t(s.base),t(s.head),Cs(s.delta),oa(s,Cs,"")]}function oa(s,t,e){if(s.low===null||s.high===null)return"\\u2014";let n=s.endsAtZero?" includes 0":"";return`[${t(s.low)}, ${t(s.high)}]${e}${n}`}function g(s,t={},...e){let n=document.createElement(s);for(let[i,o]of Object.entries(t))n.setAttribute(i,i==="title"?Tt(o):o);for(let i of e)i==null||i===!1||n.append(typeof i=="string"?document.createTextNode(Tt(i)):i);return n}function ot(s,t,...e){return g("section",{id:t},g("h2",{},s),...e)}function Ds(s,t){let e=s.map(n=>typeof n=="string"?g("th",{},n):n);return g("table",{class:"grid"},g("thead",{},g("tr",{},...e)),g("tbody",{},...t))}nt.register(Ut,Xt,ae,re,$o,Vo);var aa=["#3b6fd4","#e07b39","#3a9d5d","#b9468a","#7a5cc7","#c9a227","#2a9fb0","#8c6d46"];function ra(s){let t=[ah(s),rh(s),lh(s),ch(s)];return t.every(e=>e===null)?null:ot("Charts","charts",g("div",{class:"charts"},...t))}function Ts(s,t,e,n=260){let i=g("canvas",{id:t,role:"img","aria-label":s}),o=g("div",{class:"canvas"},i);o.style.height=`${n}px`;let a=g("figure",{class:"chart"},g("figcaption",{},s),o);return queueMicrotask(()=>new nt(i,{...e,options:{animation:!1,maintainAspectRatio:!1,responsive:!0,...e.options}})),a}function ah(s){let t=Uo(s);if(t===null)return null;let{labels:e,counts:n}=t;return Ts("Score distribution per evaluator (cases per score bin)","chart-scores",{type:"bar",data:{labels:e,datasets:s.evaluators.map((i,o)=>({label:i,data:n[o]??[],backgroundColor:aa[o%aa.length]??"#888"}))},options:{scales:{y:{beginAtZero:!0,ticks:{precision:0},title:{display:!0,text:"cases"}}}}})}function rh(s){let t=Xo(s);if(t===null)return null;let e=s.runs.map(n=>vs(n.name));return Ts("Pass rate per grid point","chart-pass-rate",{type:"bar",data:{labels:e,datasets:[{label:"pass rate %",data:t,backgroundColor:s.runs.map(n=>n.verdict==="pass"?"#3a9d5d":"#c8453b")}]},options:{indexAxis:"y",scales:{x:{min:0,max:100,title:{display:!0,text:"pass rate %"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:n=>{let i=t[n.dataIndex];return _t(i==null?null:i/100)}}}}}},ws(e.map(n=>n.length)))}function lh(s){let t=s.comparison;if(t===null)return null;let e=t.rows.filter(a=>a.low!==null&&a.high!==null);if(e.length===0)return null;let n=a=>a==="regressed"?"#c8453b":a==="improved"?"#3a9d5d":"#8a94a6",i=Math.round(t.confidence*100),o=e.map(a=>vs(a.run,a.name));return Ts(`Change against the baseline, with ${i}% confidence intervals`,"chart-comparison",{type:"bar",data:{labels:o,datasets:[{label:`\\u0394 (${i}% CI)`,data:e.map(a=>[a.low??0,a.high??0]),backgroundColor:e.map(a=>n(a.label)),barPercentage:.5}]},options:{indexAxis:"y",scales:{x:{title:{display:!0,text:"head \\u2212 base"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{title:a=>{let r=e[a[0]?.dataIndex??-1];return r===void 0?"":`${r.run}${r.incomplete} \\xB7 ${r.metric}`},label:a=>{let r=e[a.dataIndex];if(r===void 0)return"";let[l,c,h,u]=As(r);return`${l} \\u2192 ${c}, \\u0394 ${h} ${u} ${r.verdict}`}}}}}},ws(o.map(a=>a.length)))}function ch(s){let t=s.cases.filter(i=>i.flaky&&i.trials!==null).slice(0,30);if(t.length===0)return null;let e=t.map(i=>vs(`${i.id.slice(0,12)} \\xB7 ${s.runs[i.run]?.name??""}`)),n=t.map(i=>{let o=i.trials??[];return o.length===0?0:100*o.filter(a=>a.passed).length/o.length});return Ts("Flaky cases: share of trials passed","chart-flaky",{type:"bar",data:{labels:e,datasets:[{label:"trials passed %",data:n,backgroundColor:"#c9a227"}]},options:{indexAxis:"y",scales:{x:{min:0,max:100}},plugins:{legend:{display:!1}}}},ws(e.map(i=>i.length)))}function hh(s){let t=s.length;for(let e=0;e<s.length-1;e++)ca(s.charCodeAt(e))&&ha(s.charCodeAt(e+1))&&(t--,e++);return t}function Be(s,t){let e=0;for(let n=0;n<t&&e<s.length;n++){let i=ca(s.charCodeAt(e))&&ha(s.charCodeAt(e+1));e+=i?2:1}return s.slice(0,e)}function la(s,t){if(s.length<=t)return{start:s,left:0};let e=Be(s,t);return{start:e,left:hh(s.slice(e.length))}}function ca(s){return s>=55296&&s<=56319}function ha(s){return s>=56320&&s<=57343}var Ot=class{diff(t,e,n={}){let i;typeof n=="function"?(i=n,n={}):"callback"in n&&(i=n.callback);let o=this.castInput(t,n),a=this.castInput(e,n),r=this.removeEmpty(this.tokenize(o,n)),l=this.removeEmpty(this.tokenize(a,n));return this.diffWithOptionsObj(r,l,n,i)}diffWithOptionsObj(t,e,n,i){var o;let a=_=>{if(_=this.postProcess(_,n),i){setTimeout(function(){i(_)},0);return}else return _},r=e.length,l=t.length,c=1,h=r+l;n.maxEditLength!=null&&(h=Math.min(h,n.maxEditLength));let u=(o=n.timeout)!==null&&o!==void 0?o:1/0,d=Date.now()+u,f=[{oldPos:-1,lastComponent:void 0}],m=this.extractCommon(f[0],e,t,0,n);if(f[0].oldPos+1>=l&&m+1>=r)return a(this.buildValues(f[0].lastComponent,e,t));let p=-1/0,b=1/0,x=()=>{for(let _=Math.max(p,-c);_<=Math.min(b,c);_+=2){let v,w=f[_-1],M=f[_+1];w&&(f[_-1]=void 0);let S=!1;if(M){let k=M.oldPos-_;S=M&&0<=k&&k<r}let C=w&&w.oldPos+1<l;if(!S&&!C){f[_]=void 0;continue}if(!C||S&&w.oldPos<M.oldPos?v=this.addToPath(M,!0,!1,0,n):v=this.addToPath(w,!1,!0,1,n),m=this.extractCommon(v,e,t,_,n),v.oldPos+1>=l&&m+1>=r)return a(this.buildValues(v.lastComponent,e,t))||!0;f[_]=v,v.oldPos+1>=l&&(b=Math.min(b,_-1)),m+1>=r&&(p=Math.max(p,_+1))}c++};if(i)(function _(){setTimeout(function(){if(c>h||Date.now()>d)return i(void 0);x()||_()},0)})();else for(;c<=h&&Date.now()<=d;){let _=x();if(_)return _}}addToPath(t,e,n,i,o){let a=t.lastComponent;return a&&!o.oneChangePerToken&&a.added===e&&a.removed===n?{oldPos:t.oldPos+i,lastComponent:{count:a.count+1,added:e,removed:n,previousComponent:a.previousComponent}}:{oldPos:t.oldPos+i,lastComponent:{count:1,added:e,removed:n,previousComponent:a}}}extractCommon(t,e,n,i,o){let a=e.length,r=n.length,l=t.oldPos,c=l-i,h=0;for(;c+1<a&&l+1<r&&this.equals(n[l+1],e[c+1],o);)c++,l++,h++,o.oneChangePerToken&&(t.lastComponent={count:1,previousComponent:t.lastComponent,added:!1,removed:!1});return h&&!o.oneChangePerToken&&(t.lastComponent={count:h,previousComponent:t.lastComponent,added:!1,removed:!1}),t.oldPos=l,c}equals(t,e,n){return n.comparator?n.comparator(t,e):t===e||!!n.ignoreCase&&t.toLowerCase()===e.toLowerCase()}removeEmpty(t){let e=[];for(let n=0;n<t.length;n++)t[n]&&e.push(t[n]);return e}castInput(t,e){return t}tokenize(t,e){return Array.from(t)}join(t){return t.join("")}postProcess(t,e){return t}get useLongestToken(){return!1}buildValues(t,e,n){let i=[],o;for(;t;)i.push(t),o=t.previousComponent,delete t.previousComponent,t=o;i.reverse();let a=i.length,r=0,l=0,c=0;for(;r<a;r++){let h=i[r];if(h.removed)h.value=this.join(n.slice(c,c+h.count)),c+=h.count;else{if(!h.added&&this.useLongestToken){let u=e.slice(l,l+h.count);u=u.map(function(d,f){let m=n[c+f];return m.length>d.length?m:d}),h.value=this.join(u)}else h.value=this.join(e.slice(l,l+h.count));l+=h.count,h.added||(c+=h.count)}}return i}};function Nn(s,t){let e;for(e=0;e<s.length&&e<t.length;e++)if(s[e]!=t[e])return s.slice(0,e);return s.slice(0,e)}function $n(s,t){let e;if(!s||!t||s[s.length-1]!=t[t.length-1])return"";for(e=0;e<s.length&&e<t.length;e++)if(s[s.length-(e+1)]!=t[t.length-(e+1)])return s.slice(-e);return s.slice(-e)}function Os(s,t,e){if(s.slice(0,t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t start with prefix ${JSON.stringify(t)}; this is a bug`);return e+s.slice(t.length)}function Ls(s,t,e){if(!t)return s+e;if(s.slice(-t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t end with suffix ${JSON.stringify(t)}; this is a bug`);return s.slice(0,-t.length)+e}function de(s,t){return Os(s,t,"")}function We(s,t){return Ls(s,t,"")}function jn(s,t){return t.slice(0,uh(s,t))}function uh(s,t){let e=0;s.length>t.length&&(e=s.length-t.length);let n=t.length;s.length<t.length&&(n=s.length);let i=Array(n),o=0;i[0]=0;for(let a=1;a<n;a++){for(t[a]==t[o]?i[a]=i[o]:i[a]=o;o>0&&t[a]!=t[o];)o=i[o];t[a]==t[o]&&o++}o=0;for(let a=e;a<s.length;a++){for(;o>0&&s[a]!=t[o];)o=i[o];s[a]==t[o]&&o++}return o}function Yn(s,t){let e=[];for(let n of Array.from(t.segment(s))){let i=n.segment;e.length&&/\\s/.test(e[e.length-1])&&/\\s/.test(i)?e[e.length-1]+=i:e.push(i)}return e}function Es(s,t){if(t)return fe(s,t)[1];let e;for(e=s.length-1;e>=0&&s[e].match(/\\s/);e--);return s.substring(e+1)}function qt(s,t){if(t)return fe(s,t)[0];let e=s.match(/^\\s*/);return e?e[0]:""}function fe(s,t){if(!t)return[qt(s),Es(s)];if(t.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');let e=Yn(s,t),n=e[0],i=e[e.length-1],o=/\\s/.test(n)?n:"",a=/\\s/.test(i)?i:"";return[o,a]}var Rs="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",dh=new RegExp(`[${Rs}]+|\\\\s+|[^${Rs}]`,"ug"),Un=class extends Ot{equals(t,e,n){return n.ignoreCase&&(t=t.toLowerCase(),e=e.toLowerCase()),t.trim()===e.trim()}tokenize(t,e={}){let n;if(e.intlSegmenter){let a=e.intlSegmenter;if(a.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');n=Yn(t,a)}else n=t.match(dh)||[];let i=[],o=null;return n.forEach(a=>{/\\s/.test(a)?o==null?i.push(a):i.push(i.pop()+a):o!=null&&/\\s/.test(o)?i[i.length-1]==o?i.push(i.pop()+a):i.push(o+a):i.push(a),o=a}),i}join(t){return t.map((e,n)=>n==0?e:e.replace(/^\\s+/,"")).join("")}postProcess(t,e){if(!t||e.oneChangePerToken)return t;let n=null,i=null,o=null;return t.forEach(a=>{a.added?i=a:a.removed?o=a:((i||o)&&ua(n,o,i,a,e.intlSegmenter),n=a,i=null,o=null)}),(i||o)&&ua(n,o,i,null,e.intlSegmenter),t}},da=new Un;function Gn(s,t,e){return e?.ignoreWhitespace!=null&&!e.ignoreWhitespace?ga(s,t,e):da.diff(s,t,e)}function ua(s,t,e,n,i){if(t&&e){let[o,a]=fe(t.value,i),[r,l]=fe(e.value,i);if(s){let c=Nn(o,r);s.value=Ls(s.value,r,c),t.value=de(t.value,c),e.value=de(e.value,c)}if(n){let c=$n(a,l);n.value=Os(n.value,l,c),t.value=We(t.value,c),e.value=We(e.value,c)}}else if(e){if(s){let o=qt(e.value,i);e.value=e.value.substring(o.length)}if(n){let o=qt(n.value,i);n.value=n.value.substring(o.length)}}else if(s&&n){let o=qt(n.value,i),[a,r]=fe(t.value,i),l=Nn(o,a);t.value=de(t.value,l);let c=$n(de(o,l),r);t.value=We(t.value,c),n.value=Os(n.value,o,c),s.value=Ls(s.value,o,o.slice(0,o.length-c.length))}else if(n){let o=qt(n.value,i),a=Es(t.value,i),r=jn(a,o);t.value=We(t.value,r)}else if(s){let o=Es(s.value,i),a=qt(t.value,i),r=jn(o,a);t.value=de(t.value,r)}}var Xn=class extends Ot{tokenize(t){let e=new RegExp(`(\\\\r?\\\\n)|[${Rs}]+|[^\\\\S\\\\n\\\\r]+|[^${Rs}]`,"ug");return t.match(e)||[]}},fa=new Xn;function ga(s,t,e){return fa.diff(s,t,e)}var qn=class extends Ot{constructor(){super(...arguments),this.tokenize=fh}equals(t,e,n){return n.ignoreWhitespace?((!n.newlineIsToken||!t.includes(`\n`))&&(t=t.trim()),(!n.newlineIsToken||!e.includes(`\n`))&&(e=e.trim())):n.ignoreNewlineAtEof&&!n.newlineIsToken&&(t.endsWith(`\n`)&&(t=t.slice(0,-1)),e.endsWith(`\n`)&&(e=e.slice(0,-1))),super.equals(t,e,n)}},pa=new qn;function Kn(s,t,e){return pa.diff(s,t,e)}function fh(s,t){t.stripTrailingCr&&(s=s.replace(/\\r\\n/g,`\n`));let e=[],n=s.split(/(\\n|\\r\\n)/);n[n.length-1]||n.pop();for(let i=0;i<n.length;i++){let o=n[i];i%2&&!t.newlineIsToken?e[e.length-1]+=o:e.push(o)}return e}var ma=4e3;function Is(s,t,e){let i=s.length>ma||t.length>ma?Kn(s,t):Gn(s,t),o=g("pre",{id:e,class:"diff"});for(let a of i)o.append(a.added?g("ins",{},a.value):a.removed?g("del",{},a.value):document.createTextNode(Tt(a.value)));return o}var gh="\\u2260";function xa(s,t){let e=t.base;if(e===void 0){let l=s.baseCases;return t.newlyFailing!==!0&&t.fixed!==!0||l===null?[]:l.unread!==null?[g("p",{id:"detail-base-missing",class:"note"},`The baseline\'s result of this case is not in the page: ${l.unread} (evals report RESULTS --baseline BASE -o FILE adds it).`)]:[g("p",{id:"detail-base-missing",class:"note"},`The baseline\'s result of this case is not in the page: it holds ${O(l.held)} of the ${O(l.named)} changed cases. evals show RESULTS --case ${t.id} --baseline BASE prints it.`)]}let n=t.output,i=!e.sameOutput,o=n===null?null:Be(n,s.maxShownChars),a=e.status!==t.status,r=[g("h3",{id:"detail-base-title"},"Baseline (BASE) vs this run (HEAD)"),g("table",{class:"grid sides",id:"detail-base"},g("thead",{},g("tr",{},...["","BASE","HEAD"].map(l=>g("th",{},l)))),g("tbody",{},_a("status",e.status,t.status,a),...ph(t))),g("div",{class:"sides-pre"},ba("BASE output",e.output??"no output (the case errored)","detail-base-output",i),ba("HEAD output",o??"no output (the case errored)","detail-head-output",i))];return e.why!==void 0&&r.push(g("p",{id:"detail-base-why",class:"why"},`In BASE: ${e.why}`)),e.error!==null&&r.push(g("pre",{id:"detail-base-error"},e.error)),i&&e.output!==null&&o!==null&&r.push(g("h3",{},"BASE output vs HEAD output"),Is(e.output,o,"detail-base-diff")),r}function ph(s){let t=s.base?.evaluations??[];return[...new Set([...t.map(n=>n.evaluator),...s.evaluations.map(n=>n.evaluator)])].map(n=>{let i=t.find(l=>l.evaluator===n),o=s.evaluations.find(l=>l.evaluator===n),a=l=>l===void 0?"not run":`${mh(l.passed)} ${Q(l.score)}`,r=i?.score!==o?.score||i?.passed!==o?.passed;return _a(n,a(i),a(o),r)})}function mh(s){return s===!0?"\\u2713":s===!1?"\\u2717":"\\xB7"}function _a(s,t,e,n){return g("tr",{class:n?"changed":"","data-name":s},g("td",{},n?g("span",{class:"mark",title:"differs between BASE and HEAD"},gh):"",` ${s}`),g("td",{class:"base"},t),g("td",{class:"head"},e))}function ba(s,t,e,n){let i=n?`${s} (differs)`:`${s} (same)`;return g("div",{class:n?"block changed":"block"},g("h3",{},i),g("pre",{id:e},t))}var bh="no output (the case errored)";function ya(s){let t=g("div",{class:"body"}),e=g("button",{type:"button",class:"close","aria-label":"close"},"\\xD7"),n=g("aside",{id:"detail",hidden:"",role:"dialog","aria-label":"case detail"},e,t),i=null,o=()=>{n.hasAttribute("hidden")||(n.setAttribute("hidden",""),i instanceof HTMLElement&&i.isConnected&&i.focus(),i=null)};return e.addEventListener("click",o),document.addEventListener("keydown",r=>{r.key==="Escape"&&o()}),{panel:n,show:r=>{n.hasAttribute("hidden")&&(i=document.activeElement),t.replaceChildren(...xh(s,r)),n.removeAttribute("hidden"),t.scrollTop=0,e.focus()}}}function xh(s,t){let e=[g("h2",{},`${t.status.toUpperCase()}${t.flaky?" (flaky)":""} \\xB7 ${t.id}`),g("p",{class:"meta"},[s.runs[t.run]?.name,t.source??"inline case",Ps(t.durationMs),...t.tags.length>0?[`tags: ${t.tags.join(", ")}`]:[]].join(" \\xB7 "))];t.newlyFailing===!0&&e.push(g("p",{id:"detail-newly-failing",class:"warning"},g("strong",{},"Newly failing:"),` passed in the baseline, ${t.status} now.`)),t.fixed===!0&&e.push(g("p",{id:"detail-fixed",class:"note"},g("strong",{},"Fixed:")," did not pass in the baseline, passes now.")),t.label!==null&&e.push(g("p",{class:"label"},t.label)),t.why!==void 0&&e.push(g("p",{id:"detail-why",class:"why bad"},t.why)),e.push(...xa(s,t)),e.push(Fs("Inputs",t.inputs,"detail-inputs")),t.error!==null&&e.push(Fs("Error",t.error,"detail-error"));let n=t.output;e.push(n===null?g("div",{class:"block"},g("h3",{},"Output"),g("p",{id:"detail-output",class:"dim"},bh)):Fs("Output",_h(s,n),"detail-output"));for(let o of t.warnings??[])e.push(g("p",{class:"warning detail-warning"},g("strong",{},"Warning:"),` ${o}`));let i=t.compared;return i!==null&&e.push(Fs("Expected",i.expected,"detail-expected")),i!==null&&n!==null&&e.push(g("h3",{id:"detail-diff-title"},`Expected vs ${i.what}`),Is(i.expected,i.actual??Be(n,s.maxShownChars),"detail-diff")),e.push(g("h3",{},"Evaluations"),yh(t)),t.trials!==null&&e.push(g("h3",{},`Trials (${O(t.trials.filter(o=>o.passed).length)} of ${O(t.trials.length)} passed)`),g("ol",{class:"trials"},...t.trials.map(o=>g("li",{class:o.passed?"ok":"bad"},`${o.passed?"\\u2713":"\\u2717"} ${Ps(o.durationMs)} \\xB7 ${o.error??[o.scores.map(a=>`${a.evaluator} ${a.score===null?"error":Q(a.score)}`).join(", "),...o.reasons].join(" \\u2014 ")}`)))),t.usage!==null&&e.push(g("h3",{},"Model calls of the target"),g("p",{},t.usage)),e}function _h(s,t){let{start:e,left:n}=la(t,s.maxShownChars);return n===0?t:`${e}\n\\u2026 (${O(n)} more characters, which the search covers: evals show --full prints all)`}function Fs(s,t,e){return g("div",{class:"block"},g("h3",{},s),g("pre",{id:e},t))}function yh(s){if(s.evaluations.length>0)return Mh(s);let t=s.error!==null?"none: the case errored before its evaluators ran":"none: no evaluator applies to this case";return g("p",{id:"detail-evaluations",class:"dim"},t)}function Mh(s){let t=s.evaluations.map(e=>g("tr",{class:e.error!==null?"err":e.passed===!1?"bad":e.passed===!0?"ok":""},g("td",{},e.error!==null?"!":e.passed===!0?"\\u2713":e.passed===!1?"\\u2717":"\\xB7"),g("td",{},e.evaluator),g("td",{class:"num"},Q(e.score)),g("td",{},e.threshold??"no threshold"),g("td",{class:"reason"},e.error!==null?`error: ${e.error}`:e.reason??""),g("td",{class:"dim"},e.usage??"")));return g("table",{class:"grid",id:"detail-evaluations"},g("thead",{},g("tr",{},...["","evaluator","score","needs","reason","judge usage"].map(e=>g("th",{},e)))),g("tbody",{},...t))}var vh={status:90,case:200,why:120,run:140,duration:70,score:80,scoreGap:8},wh={status:90,case:180,why:150,run:120,duration:56,score:40,scoreGap:2},Sh=7,kh=8,Ch=16,Ma={wide:30,compact:96};function va(s){let t=s>=Sh,e=t?wh:vh,n=s*e.score+Math.max(0,s-1)*e.scoreGap,i=s===0?5:6;return{compact:t,template:`${e.status}px minmax(${e.case}px,2fr) minmax(${e.why}px,3fr) minmax(${e.run}px,1fr) ${e.duration}px${s===0?"":` ${n}px`}`,scoreTemplate:`repeat(${s}, ${e.score}px)`,scoreGap:`${e.scoreGap}px`,minWidth:e.status+e.case+e.why+e.run+e.duration+n+kh*(i-1)+Ch,headerHeight:t?Ma.compact:Ma.wide}}function Sa(s,t,e=0){let n=Ph(s,t);return e===0?n:`${e===1?"A suite of the baseline is":`${O(e)} suites of the baseline are`} gone from the config, so the verdict is FAIL. ${n}`}function Ph(s,t){return t===1?`The run ${s===0?"passed":"failed"} its gate.`:s===0?`All ${O(t)} runs passed their gates.`:`${O(s)} of ${O(t)} ${s===1?"runs failed its gate.":"runs failed their gates."}`}var wa=12;function He(s){return s.length>wa?`${s.slice(0,wa)}\\u2026`:s}var zs=30,ka=10,Ws="newly-failing",Ca={errored:0,failed:1,passed:2};function Da(s,t){let e=s.cases.map(y=>[y.id,y.label??"",y.source??"",y.output??"",y.error??"",y.why??""].join(`\n`).toLowerCase()),n=s.evaluators,i=Bs("filter-status",[["all","all cases"],["not-passed","did not pass"],...s.comparison===null?[]:[[Ws,`newly failing (${s.comparison.newlyFailingCount.all})`]],["failed","failed"],["errored","errored"],["flaky","flaky"],["passed","passed"]]),o=Bs("filter-run",[["all","every run"],...s.runs.map((y,A)=>[String(A),y.name])]),a=Bs("filter-evaluator",[["all","any evaluator"],...s.evaluators.map((y,A)=>[String(A),`${y} did not pass`])]),r=s.tags.length===0?null:Bs("filter-tag",[["","any tag"],...s.tags.map(y=>[`tag:${y}`,`tagged ${y}`])]),l=g("input",{id:"filter-search",type:"search",placeholder:"search id, label, source, output, error, why\\u2026",title:"searches the whole of every output, also the part the detail cuts","aria-label":"search cases"}),c=g("span",{id:"case-count",class:"note"}),h="status",u=!0,d=[],f=[["status","status"],["case","case"],["why","why"],["run","run"],["duration","ms"]],m=va(n.length),{template:p,minWidth:b,headerHeight:x}=m,_=g("div",{class:m.compact?"row head compact":"row head"});_.style.gridTemplateColumns=p,_.style.minWidth=`${b}px`,_.style.height=`${x}px`;let v=([y,A])=>{let E=g("button",{type:"button",class:"sort","data-key":y,title:A},A);return E.addEventListener("click",()=>{u=h===y?!u:!0,h=y,D()}),E};_.append(...f.map(v)),n.length>0&&_.append(Pa(n.map((y,A)=>v([`score:${A}`,y])),m));let w=g("div",{class:"spacer"});w.style.minWidth=`${b}px`;let M=g("div",{id:"case-rows",class:"rows",role:"list"},_,w),S=g("p",{id:"case-columns",class:"note",hidden:""},`${ue(n.length,"evaluator column")}, every one shown: scroll the table sideways to see those out of view.`);function C(y,A,E){let P=s.cases[y];if(P===void 0)return!1;let R=i.value;if(R==="not-passed"&&P.status==="passed"||(R==="failed"||R==="errored"||R==="passed")&&P.status!==R||R==="flaky"&&!P.flaky||R===Ws&&P.newlyFailing!==!0||o.value!=="all"&&String(P.run)!==o.value||a.value!=="all"&&!P.failing.includes(Number(a.value))||r!==null&&r.value!==""&&!P.tags.includes(r.value.slice(4)))return!1;if(A==="")return!0;let $=e[y]??"";if($.includes(A)||E!==A&&$.includes(E))return!0;let at=A.endsWith("\\u2026")?A.slice(0,-1):"";return at!==""&&P.id.toLowerCase().startsWith(at)}function k(y,A){if(h==="status")return Ca[y.status]-Ca[A.status]||y.run-A.run;if(h==="case")return Aa(y.id,A.id);if(h==="why")return Aa(y.why??"\\uFFFF",A.why??"\\uFFFF");if(h==="run")return y.run-A.run;if(h==="duration")return y.durationMs-A.durationMs;let E=Number(h.slice(6));return(y.scores[E]??-1)-(A.scores[E]??-1)}function D(){d=[];let y=l.value.trim().toLowerCase(),A=JSON.stringify(y).slice(1,-1);for(let E=0;E<s.cases.length;E++)C(E,y,A)&&d.push(E);d.sort((E,P)=>{let R=k(s.cases[E],s.cases[P]);return(u?R:-R)||E-P}),c.textContent=`${O(d.length)} of ${O(s.cases.length)} cases`,w.style.height=`${d.length*zs}px`,S.hidden=M.scrollWidth<=M.clientWidth;for(let E of _.querySelectorAll("button")){let P=E.getAttribute("data-key");E.setAttribute("aria-sort",P===h?u?"ascending":"descending":"none")}z()}function z(){for(let P of M.querySelectorAll(".case"))P.remove();let y=Math.max(0,Math.floor(Math.max(0,M.scrollTop-x)/zs)-ka),A=Math.ceil((M.clientHeight||600)/zs)+2*ka,E=document.createDocumentFragment();for(let P=y;P<Math.min(d.length,y+A);P++){let R=s.cases[d[P]??-1];R!==void 0&&E.append(L(R,P))}M.append(E)}function L(y,A){let E=y.label===null?y.id:`${He(y.id)} ${y.label}`,P=g("div",{class:`row case ${y.status}`,role:"listitem",tabindex:"0","data-id":y.id},g("span",{class:`badge ${y.status}`},y.flaky?`${y.status} ~`:y.status),g("span",{class:"name",title:y.id},y.newlyFailing===!0?g("span",{class:"newly-mark",title:`newly failing: passed in the baseline, ${y.status} now`},"new"):null,E),y.why===void 0?g("span",{class:"why"}):g("span",{class:"why bad",title:y.why},y.whyShown??y.why),g("span",{class:"dim"},s.runs[y.run]?.name??""),g("span",{class:"num"},O(y.durationMs)),n.length===0?null:Pa(n.map(($,at)=>{let Lt=y.failing.includes(at),ht=Q(y.scores[at]??null),Kt=`${$} ${ht}${Lt?" (did not pass)":""}`;return g("span",{class:Lt?"num bad":"num",title:Kt},ht)}),m));P.style.top=`${x+A*zs}px`,P.style.gridTemplateColumns=p,P.style.minWidth=`${b}px`;let R=()=>t(y);return P.addEventListener("click",R),P.addEventListener("keydown",$=>{$.key==="Enter"&&($.preventDefault(),R())}),P}for(let y of[i,o,a,r])y?.addEventListener("change",D);return l.addEventListener("input",D),M.addEventListener("scroll",()=>requestAnimationFrame(z)),queueMicrotask(D),ot("Cases","cases",g("div",{class:"filters"},i,o,a,...r?[r]:[],l,c),g("p",{class:"note"},"The search covers the id, label, source line, error, why it did not pass and the whole output of each case."),S,g("div",{class:"table"},M))}function Pa(s,t){let e=g("div",{class:t.compact?"scores chips":"scores"},...s);return e.style.gridTemplateColumns=t.scoreTemplate,e.style.columnGap=t.scoreGap,e}function Aa(s,t){return s<t?-1:s>t?1:0}function Bs(s,t){return g("select",{id:s,"aria-label":s.replace("filter-","filter by ")},...t.map(([e,n])=>g("option",{value:e},n)))}var Jn=50;function Ta(s,t){let e=s.comparison;if(e===null)return null;let n=Th(s),i=e.rows.map(o=>g("tr",{class:o.label==="regressed"?"bad":o.label==="improved"?"ok":""},...[`${o.run}${o.incomplete}`,o.metric,...As(o),o.verdict].map(a=>g("td",{},a))));return ot("Against the baseline","comparison",g("p",{class:"note"},`baseline: ${e.base}`),...e.warnings.map(o=>g("p",{class:"warning"},g("strong",{},o.title)," ",o.detail)),Ds(["run","metric","base","head","\\u0394","CI",""],i),g("p",{class:"note"},"Pass rates in percent, their changes in percentage points (pp); scores and \\u03BA as they are."),Ah(e,n,t),Dh(e,n,t))}function Ah(s,t,e){let n=s.newlyFailing;if(n.length===0)return null;let i=new Set(s.newlyFailingRuns.filter(p=>p.alarm).map(p=>p.run)),o=p=>p.slice(0,Jn).map(({run:b,id:x})=>{let _=t(b,x),v=[_?.label??He(x),_?.source,b].filter(w=>w!=null&&w!=="").join(" \\xB7 ");return Oa(v,x,_,e)}),a=n.filter(({run:p})=>i.has(p)),r=s.newlyFailingRuns.filter(p=>!p.alarm),l=p=>n.filter(({run:b})=>b===p),c=Math.min(a.length,Jn)+r.reduce((p,b)=>p+Math.min(l(b.run).length,Jn),0),h=n.length-c,u=g("button",{type:"button",class:"link",id:"show-newly-failing"}),{newlyFailingCount:d}=s,f=d.byPoint?" (case, grid point) pairs":"";u.textContent=h>0?`\\u2026 and ${O(h)} more${f}: show all ${d.all} in the case table`:"show them in the case table",u.addEventListener("click",()=>{let p=document.getElementById("filter-status");p instanceof HTMLSelectElement&&(p.value=Ws,p.dispatchEvent(new Event("change")),document.getElementById("cases")?.scrollIntoView())});let m=r.length===0?null:g("details",{class:"newly-failing-noise"},g("summary",{},`${O(d.calm)} ${s.calmNewlyFailing}`),...r.flatMap(p=>[g("h5",{},`${p.run}: ${p.heading}`),g("ul",{},...o(l(p.run)))]));return a.length===0?g("div",{class:"newly-failing-calm"},m,g("p",{class:"note"},u)):g("div",{class:"newly-failing"},g("h3",{},`Newly failing (${d.alarm})`),...s.newlyFailingRuns.filter(p=>p.alarm&&p.reasons.length>0).map(p=>g("div",{class:"alarm-reasons"},g("p",{class:"alarm-lead"},`${p.run}: ${s.alarmLead}`),g("ul",{},...p.reasons.map(b=>g("li",{class:"alarm-reason"},b))))),g("ul",{},...o(a)),m,g("p",{class:"note"},u))}function Dh(s,t,e){let n=[];for(let{title:i,runs:o}of s.oneSidedRuns)n.push(g("div",{class:"one-sided-runs"},g("h4",{},i),g("ul",{},...o.map(a=>g("li",{},a)))));for(let i of s.changes){let o=i.lists.map(a=>{let r=a.cases.map(c=>{let h=a.inHead?t(i.run,c.id):void 0,u=[h?.label??c.label??He(c.id),c.source,c.detail].filter(d=>d!=null&&d!=="").join(" \\xB7 ");return Oa(u,c.id,h,e)}),l=a.count-a.cases.length;return g("div",{class:"case-list","data-title":a.title},g("h5",{},`${a.title} (${O(a.count)})${a.note?`: ${a.note}`:""}`),g("ul",{},...r),l>0?g("p",{class:"note"},`\\u2026 and ${O(l)} more (evals compare --json lists all)`):null)});n.push(g("div",{class:"run-changes"},g("h4",{},i.run),...i.evaluators.map(a=>g("p",{class:"evaluators-one-side"},a)),...o))}return n.length===0?null:g("div",{id:"comparison-changes"},g("h3",{},"What else changed"),...n)}function Oa(s,t,e,n){if(e===void 0)return g("li",{title:t},s);let i=e.why===void 0?null:g("span",{class:"why bad",title:e.why},e.whyShown??e.why),o=g("li",{class:"case-link",tabindex:"0",title:t},g("span",{class:"listed-name"},s),...i===null?[]:[" \\u2014 ",i]);return o.addEventListener("click",()=>n(e)),o.addEventListener("keydown",a=>{a.key==="Enter"&&(a.preventDefault(),n(e))}),o}function Th(s){let t=new Map(s.runs.map((n,i)=>[n.name,i])),e=new Map(s.cases.map(n=>[`${n.run} ${n.id}`,n]));return(n,i)=>e.get(`${t.get(n)??-1} ${i}`)}function Ea(s){let{totals:t}=s,e=s.verdict==="pass",n=s.partialMerge,i=n!==null?`A partial merge: only shard${n.merged.length===1?"":"s"} ${n.merged.map(O).join(", ")} of ${O(n.count)} ${n.merged.length===1?"was":"were"} merged, so the verdict is FAIL.`:s.interrupted?"The run was interrupted: the verdict is FAIL.":Sa(t.failedRuns,t.runs,s.missingSuites.length);return g("header",{id:"verdict",class:e?"pass":"fail"},g("div",{class:"word"},e?"PASS":"FAIL"),g("div",{},g("p",{class:"sentence"},i),s.missingSuites.length>0?g("ul",{id:"missing-suites",class:"missing-suites"},...s.missingSuites.map(({text:o})=>g("li",{},o))):null,g("p",{class:"totals"},`${ue(t.cases,"case")}: ${O(t.passed)} passed, ${O(t.failed)} failed, ${O(t.errored)} errored`),g("p",{class:"meta"},[s.config,s.git,s.startedAt,Vn(s.durationMs),`evalgate ${s.toolVersion}`].filter(o=>o!==null).join(" \\xB7 ")),s.usage!==null?g("p",{class:"meta"},s.usage):null))}function Ra(s){let t=s.runs.flatMap(n=>n.gate.map(i=>g("tr",{class:i.passed?"ok":"bad"},g("td",{},n.name),g("td",{},i.passed?"\\u2713":"\\u2717"),g("td",{},i.name),g("td",{},i.expected),g("td",{},i.actual)))),e=s.missingSuites.map(({suite:n,text:i})=>g("tr",{class:"bad gone-suite"},g("td",{},`${n} (gone)`),g("td",{},"\\u2717"),g("td",{},"regressions"),g("td",{},"the suite in the config, or listed in removedSuites"),g("td",{},i)));return t.push(...e),ot("Gate conditions","gate",g("table",{class:"grid"},g("thead",{},g("tr",{},...["run","","condition","expected","actual"].map(n=>g("th",{},n)))),g("tbody",{},...t)))}function Ia(s){let t=s.some(o=>o.trials>1),e=s.some(o=>o.calls>0);return{heads:[...t?[g("th",{class:"num"},"trials"),g("th",{class:"num",title:"cases whose trials disagreed"},"flaky")]:[],...e?[g("th",{class:"num",title:"cost of the model calls"},"cost")]:[]],cells:o=>[...t?[g("td",{class:"num"},o===void 0?"\\u2014":O(o.trials)),g("td",{class:"num"},o?.flaky==null?"\\u2014":O(o.flaky))]:[],...e?[g("td",{class:"num"},o===void 0?"\\u2014":Hn(o.cost,o.calls))]:[]]}}function Fa(s,t){let e=Ia(s.rows.flatMap(o=>t[o.run]??[])),n=g("tr",{},...s.keys.map(o=>g("th",{},o)),g("th",{},"verdict"),g("th",{class:"num"},"cases"),g("th",{class:"num"},"pass rate"),...s.evaluators.map((o,a)=>g("th",{class:"num",title:s.lowerIsBetter[a]===!0?"mean score (lower is better)":"mean score"},o)),...e.heads),i=s.rows.map(o=>g("tr",{},...s.keys.map(a=>g("td",{},o.params[a]??"")),g("td",{class:o.verdict},o.verdict.toUpperCase()),g("td",{class:"num"},O(o.cases)),La(_t(o.passRate),o.passRate!==null&&o.passRate===s.bestPassRate),...o.means.map((a,r)=>La(Q(a),a!==null&&a===s.bestMeans[r])),...e.cells(t[o.run])));return g("div",{class:"matrix"},g("h3",{},`${s.suite} \\xB7 ${O(s.rows.length)} grid points`),g("table",{class:"grid"},g("thead",{},n),g("tbody",{},...i)),g("p",{class:"note"},Oh(s)))}function Oh(s){let t=s.evaluators.filter((n,i)=>s.lowerIsBetter[i]===!0);return`${t.length===0?"\\u2605 best of the column":`\\u2605 best of the column (the lowest for ${t.join(", ")}, where lower is better)`}; evaluator columns are mean scores.`}function La(s,t){return g("td",{class:t?"num best":"num",...t?{title:"best of the column"}:{}},t?`\\u2605 ${s}`:s)}function za(s){let t=Ia(s.runs),e=s.runs.map(n=>g("tr",{},g("td",{},n.name),g("td",{class:n.verdict},n.verdict.toUpperCase()),g("td",{class:"num"},O(n.cases)),g("td",{class:"num"},_t(n.passRate)),g("td",{class:"num"},O(n.failed)),g("td",{class:"num"},O(n.errored)),...t.cells(n),g("td",{},n.evaluators.map(i=>`${i.id} ${Q(i.mean)}`).join(" \\xB7 "))));return Ds(["run","verdict","cases","pass rate","failed","errored",...t.heads,"evaluator means"],e)}function Lh(){let s=document.getElementById("report-data"),t=document.getElementById("app");if(s===null||t===null)return;let e=JSON.parse(s.textContent??"{}"),n=new Set(e.matrices.map(l=>l.suite)),i=e.runs.filter(l=>!n.has(l.suite)),{panel:o,show:a}=ya(e),r=[Ea(e),Eh(e),g("div",{class:"top"},ot("Grid","matrices",...e.matrices.map(l=>Fa(l,e.runs)),i.length>0?za({...e,runs:i}):null),ra(e)),Ra(e),Rh(e),Ta(e,a),Da(e,a),o];t.replaceChildren(...r.filter(l=>l!==null))}function Eh(s){if(s.notCompared===null)return null;let[t,...e]=s.notCompared.split(": ");return g("p",{class:"warning not-compared",id:"not-compared",role:"alert"},g("strong",{},`${t??""}:`),` ${e.join(": ")}`)}function Rh(s){let t=s.runs.flatMap(e=>e.agreement.map(n=>g("li",{},`${e.name}: ${n}`)));return t.length===0?null:ot("Judge agreement with human labels","agreement",g("ul",{},...t))}Lh();})();\n';
+    REPORT_APP_JS = '"use strict";(()=>{var Ba=Object.defineProperty;var Wa=(s,t,e)=>t in s?Ba(s,t,{enumerable:!0,configurable:!0,writable:!0,value:e}):s[t]=e;var T=(s,t,e)=>Wa(s,typeof t!="symbol"?t+"":t,e);/*!\n * @kurkle/color v0.3.4\n * https://github.com/kurkle/color#readme\n * (c) 2024 Jukka Kurkela\n * Released under the MIT License\n */function xe(s){return s+.5|0}var yt=(s,t,e)=>Math.max(Math.min(s,e),t);function me(s){return yt(xe(s*2.55),0,255)}function Mt(s){return yt(xe(s*255),0,255)}function ut(s){return yt(xe(s/2.55)/100,0,1)}function Zn(s){return yt(xe(s*100),0,100)}var tt={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Vs=[..."0123456789ABCDEF"],Ha=s=>Vs[s&15],Va=s=>Vs[(s&240)>>4]+Vs[s&15],Ne=s=>(s&240)>>4===(s&15),Na=s=>Ne(s.r)&&Ne(s.g)&&Ne(s.b)&&Ne(s.a);function $a(s){var t=s.length,e;return s[0]==="#"&&(t===4||t===5?e={r:255&tt[s[1]]*17,g:255&tt[s[2]]*17,b:255&tt[s[3]]*17,a:t===5?tt[s[4]]*17:255}:(t===7||t===9)&&(e={r:tt[s[1]]<<4|tt[s[2]],g:tt[s[3]]<<4|tt[s[4]],b:tt[s[5]]<<4|tt[s[6]],a:t===9?tt[s[7]]<<4|tt[s[8]]:255})),e}var ja=(s,t)=>s<255?t(s):"";function Ya(s){var t=Na(s)?Ha:Va;return s?"#"+t(s.r)+t(s.g)+t(s.b)+ja(s.a,t):void 0}var Ua=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function si(s,t,e){let n=t*Math.min(e,1-e),i=(o,a=(o+s/30)%12)=>e-n*Math.max(Math.min(a-3,9-a,1),-1);return[i(0),i(8),i(4)]}function Xa(s,t,e){let n=(i,o=(i+s/60)%6)=>e-e*t*Math.max(Math.min(o,4-o,1),0);return[n(5),n(3),n(1)]}function Ga(s,t,e){let n=si(s,1,.5),i;for(t+e>1&&(i=1/(t+e),t*=i,e*=i),i=0;i<3;i++)n[i]*=1-t-e,n[i]+=t;return n}function qa(s,t,e,n,i){return s===i?(t-e)/n+(t<e?6:0):t===i?(e-s)/n+2:(s-t)/n+4}function Ns(s){let e=s.r/255,n=s.g/255,i=s.b/255,o=Math.max(e,n,i),a=Math.min(e,n,i),r=(o+a)/2,l,c,h;return o!==a&&(h=o-a,c=r>.5?h/(2-o-a):h/(o+a),l=qa(e,n,i,h,o),l=l*60+.5),[l|0,c||0,r]}function $s(s,t,e,n){return(Array.isArray(t)?s(t[0],t[1],t[2]):s(t,e,n)).map(Mt)}function js(s,t,e){return $s(si,s,t,e)}function Ka(s,t,e){return $s(Ga,s,t,e)}function Ja(s,t,e){return $s(Xa,s,t,e)}function ni(s){return(s%360+360)%360}function Za(s){let t=Ua.exec(s),e=255,n;if(!t)return;t[5]!==n&&(e=t[6]?me(+t[5]):Mt(+t[5]));let i=ni(+t[2]),o=+t[3]/100,a=+t[4]/100;return t[1]==="hwb"?n=Ka(i,o,a):t[1]==="hsv"?n=Ja(i,o,a):n=js(i,o,a),{r:n[0],g:n[1],b:n[2],a:e}}function Qa(s,t){var e=Ns(s);e[0]=ni(e[0]+t),e=js(e),s.r=e[0],s.g=e[1],s.b=e[2]}function tr(s){if(!s)return;let t=Ns(s),e=t[0],n=Zn(t[1]),i=Zn(t[2]);return s.a<255?`hsla(${e}, ${n}%, ${i}%, ${ut(s.a)})`:`hsl(${e}, ${n}%, ${i}%)`}var Qn={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},ti={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};function er(){let s={},t=Object.keys(ti),e=Object.keys(Qn),n,i,o,a,r;for(n=0;n<t.length;n++){for(a=r=t[n],i=0;i<e.length;i++)o=e[i],r=r.replace(o,Qn[o]);o=parseInt(ti[a],16),s[r]=[o>>16&255,o>>8&255,o&255]}return s}var $e;function sr(s){$e||($e=er(),$e.transparent=[0,0,0,0]);let t=$e[s.toLowerCase()];return t&&{r:t[0],g:t[1],b:t[2],a:t.length===4?t[3]:255}}var nr=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function ir(s){let t=nr.exec(s),e=255,n,i,o;if(t){if(t[7]!==n){let a=+t[7];e=t[8]?me(a):yt(a*255,0,255)}return n=+t[1],i=+t[3],o=+t[5],n=255&(t[2]?me(n):yt(n,0,255)),i=255&(t[4]?me(i):yt(i,0,255)),o=255&(t[6]?me(o):yt(o,0,255)),{r:n,g:i,b:o,a:e}}}function or(s){return s&&(s.a<255?`rgba(${s.r}, ${s.g}, ${s.b}, ${ut(s.a)})`:`rgb(${s.r}, ${s.g}, ${s.b})`)}var Hs=s=>s<=.0031308?s*12.92:Math.pow(s,1/2.4)*1.055-.055,Zt=s=>s<=.04045?s/12.92:Math.pow((s+.055)/1.055,2.4);function ar(s,t,e){let n=Zt(ut(s.r)),i=Zt(ut(s.g)),o=Zt(ut(s.b));return{r:Mt(Hs(n+e*(Zt(ut(t.r))-n))),g:Mt(Hs(i+e*(Zt(ut(t.g))-i))),b:Mt(Hs(o+e*(Zt(ut(t.b))-o))),a:s.a+e*(t.a-s.a)}}function je(s,t,e){if(s){let n=Ns(s);n[t]=Math.max(0,Math.min(n[t]+n[t]*e,t===0?360:1)),n=js(n),s.r=n[0],s.g=n[1],s.b=n[2]}}function ii(s,t){return s&&Object.assign(t||{},s)}function ei(s){var t={r:0,g:0,b:0,a:255};return Array.isArray(s)?s.length>=3&&(t={r:s[0],g:s[1],b:s[2],a:255},s.length>3&&(t.a=Mt(s[3]))):(t=ii(s,{r:0,g:0,b:0,a:1}),t.a=Mt(t.a)),t}function rr(s){return s.charAt(0)==="r"?ir(s):Za(s)}var be=class s{constructor(t){if(t instanceof s)return t;let e=typeof t,n;e==="object"?n=ei(t):e==="string"&&(n=$a(t)||sr(t)||rr(t)),this._rgb=n,this._valid=!!n}get valid(){return this._valid}get rgb(){var t=ii(this._rgb);return t&&(t.a=ut(t.a)),t}set rgb(t){this._rgb=ei(t)}rgbString(){return this._valid?or(this._rgb):void 0}hexString(){return this._valid?Ya(this._rgb):void 0}hslString(){return this._valid?tr(this._rgb):void 0}mix(t,e){if(t){let n=this.rgb,i=t.rgb,o,a=e===o?.5:e,r=2*a-1,l=n.a-i.a,c=((r*l===-1?r:(r+l)/(1+r*l))+1)/2;o=1-c,n.r=255&c*n.r+o*i.r+.5,n.g=255&c*n.g+o*i.g+.5,n.b=255&c*n.b+o*i.b+.5,n.a=a*n.a+(1-a)*i.a,this.rgb=n}return this}interpolate(t,e){return t&&(this._rgb=ar(this._rgb,t._rgb,e)),this}clone(){return new s(this.rgb)}alpha(t){return this._rgb.a=Mt(t),this}clearer(t){let e=this._rgb;return e.a*=1-t,this}greyscale(){let t=this._rgb,e=xe(t.r*.3+t.g*.59+t.b*.11);return t.r=t.g=t.b=e,this}opaquer(t){let e=this._rgb;return e.a*=1+t,this}negate(){let t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return je(this._rgb,2,t),this}darken(t){return je(this._rgb,2,-t),this}saturate(t){return je(this._rgb,1,t),this}desaturate(t){return je(this._rgb,1,-t),this}rotate(t){return Qa(this._rgb,t),this}};/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */function rt(){}var di=(()=>{let s=0;return()=>s++})();function B(s){return s==null}function V(s){if(Array.isArray&&Array.isArray(s))return!0;let t=Object.prototype.toString.call(s);return t.slice(0,7)==="[object"&&t.slice(-6)==="Array]"}function F(s){return s!==null&&Object.prototype.toString.call(s)==="[object Object]"}function j(s){return(typeof s=="number"||s instanceof Number)&&isFinite(+s)}function q(s,t){return j(s)?s:t}function I(s,t){return typeof s>"u"?t:s}var fi=(s,t)=>typeof s=="string"&&s.endsWith("%")?parseFloat(s)/100*t:+s;function H(s,t,e){if(s&&typeof s.call=="function")return s.apply(e,t)}function W(s,t,e,n){let i,o,a;if(V(s))if(o=s.length,n)for(i=o-1;i>=0;i--)t.call(e,s[i],i);else for(i=0;i<o;i++)t.call(e,s[i],i);else if(F(s))for(a=Object.keys(s),o=a.length,i=0;i<o;i++)t.call(e,s[a[i]],a[i])}function Me(s,t){let e,n,i,o;if(!s||!t||s.length!==t.length)return!1;for(e=0,n=s.length;e<n;++e)if(i=s[e],o=t[e],i.datasetIndex!==o.datasetIndex||i.index!==o.index)return!1;return!0}function Xe(s){if(V(s))return s.map(Xe);if(F(s)){let t=Object.create(null),e=Object.keys(s),n=e.length,i=0;for(;i<n;++i)t[e[i]]=Xe(s[e[i]]);return t}return s}function gi(s){return["__proto__","prototype","constructor"].indexOf(s)===-1}function lr(s,t,e,n){if(!gi(s))return;let i=t[s],o=e[s];F(i)&&F(o)?te(i,o,n):t[s]=Xe(o)}function te(s,t,e){let n=V(t)?t:[t],i=n.length;if(!F(s))return s;e=e||{};let o=e.merger||lr,a;for(let r=0;r<i;++r){if(a=n[r],!F(a))continue;let l=Object.keys(a);for(let c=0,h=l.length;c<h;++c)o(l[c],s,a,e)}return s}function ee(s,t){return te(s,t,{merger:cr})}function cr(s,t,e){if(!gi(s))return;let n=t[s],i=e[s];F(n)&&F(i)?ee(n,i):Object.prototype.hasOwnProperty.call(t,s)||(t[s]=Xe(i))}var oi={"":s=>s,x:s=>s.x,y:s=>s.y};function hr(s){let t=s.split("."),e=[],n="";for(let i of t)n+=i,n.endsWith("\\\\")?n=n.slice(0,-1)+".":(e.push(n),n="");return e}function ur(s){let t=hr(s);return e=>{for(let n of t){if(n==="")break;e=e&&e[n]}return e}}function Bt(s,t){return(oi[t]||(oi[t]=ur(t)))(s)}function Ke(s){return s.charAt(0).toUpperCase()+s.slice(1)}var se=s=>typeof s<"u",dt=s=>typeof s=="function",Gs=(s,t)=>{if(s.size!==t.size)return!1;for(let e of s)if(!t.has(e))return!1;return!0};function pi(s){return s.type==="mouseup"||s.type==="click"||s.type==="contextmenu"}var Y=Math.PI,et=2*Y,Bh=et+Y,Ge=Number.POSITIVE_INFINITY,dr=Y/180,G=Y/2,It=Y/4,ai=Y*2/3,ft=Math.log10,gt=Math.sign;function ve(s,t,e){return Math.abs(s-t)<e}function qs(s){let t=Math.round(s);s=ve(s,t,s/1e3)?t:s;let e=Math.pow(10,Math.floor(ft(s))),n=s/e;return(n<=1?1:n<=2?2:n<=5?5:10)*e}function mi(s){let t=[],e=Math.sqrt(s),n;for(n=1;n<e;n++)s%n===0&&(t.push(n),t.push(s/n));return e===(e|0)&&t.push(e),t.sort((i,o)=>i-o).pop(),t}function fr(s){return typeof s=="symbol"||typeof s=="object"&&s!==null&&!(Symbol.toPrimitive in s||"toString"in s||"valueOf"in s)}function we(s){return!fr(s)&&!isNaN(parseFloat(s))&&isFinite(s)}function bi(s,t){let e=Math.round(s);return e-t<=s&&e+t>=s}function Ks(s,t,e){let n,i,o;for(n=0,i=s.length;n<i;n++)o=s[n][e],isNaN(o)||(t.min=Math.min(t.min,o),t.max=Math.max(t.max,o))}function pt(s){return s*(Y/180)}function Je(s){return s*(180/Y)}function Js(s){if(!j(s))return;let t=1,e=0;for(;Math.round(s*t)/t!==s;)t*=10,e++;return e}function xi(s,t){let e=t.x-s.x,n=t.y-s.y,i=Math.sqrt(e*e+n*n),o=Math.atan2(n,e);return o<-.5*Y&&(o+=et),{angle:o,distance:i}}function _i(s,t){return Math.sqrt(Math.pow(t.x-s.x,2)+Math.pow(t.y-s.y,2))}function it(s){return(s%et+et)%et}function yi(s,t,e,n){let i=it(s),o=it(t),a=it(e),r=it(o-i),l=it(a-i),c=it(i-o),h=it(i-a);return i===o||i===a||n&&o===a||r>l&&c<h}function st(s,t,e){return Math.max(t,Math.min(e,s))}function Mi(s){return st(s,-32768,32767)}function Wt(s,t,e,n=1e-6){return s>=Math.min(t,e)-n&&s<=Math.max(t,e)+n}function Ze(s,t,e){e=e||(a=>s[a]<t);let n=s.length-1,i=0,o;for(;n-i>1;)o=i+n>>1,e(o)?i=o:n=o;return{lo:i,hi:n}}var Qe=(s,t,e,n)=>Ze(s,e,n?i=>{let o=s[i][t];return o<e||o===e&&s[i+1][t]===e}:i=>s[i][t]<e),vi=(s,t,e)=>Ze(s,e,n=>s[n][t]>=e);function wi(s,t,e){let n=0,i=s.length;for(;n<i&&s[n]<t;)n++;for(;i>n&&s[i-1]>e;)i--;return n>0||i<s.length?s.slice(n,i):s}var Si=["push","pop","shift","splice","unshift"];function ki(s,t){if(s._chartjs){s._chartjs.listeners.push(t);return}Object.defineProperty(s,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[t]}}),Si.forEach(e=>{let n="_onData"+Ke(e),i=s[e];Object.defineProperty(s,e,{configurable:!0,enumerable:!1,value(...o){let a=i.apply(this,o);return s._chartjs.listeners.forEach(r=>{typeof r[n]=="function"&&r[n](...o)}),a}})})}function Zs(s,t){let e=s._chartjs;if(!e)return;let n=e.listeners,i=n.indexOf(t);i!==-1&&n.splice(i,1),!(n.length>0)&&(Si.forEach(o=>{delete s[o]}),delete s._chartjs)}function Qs(s){let t=new Set(s);return t.size===s.length?s:Array.from(t)}var tn=(function(){return typeof window>"u"?function(s){return s()}:window.requestAnimationFrame})();function en(s,t){let e=[],n=!1;return function(...i){e=i,n||(n=!0,tn.call(window,()=>{n=!1,s.apply(t,e)}))}}function Ci(s,t){let e;return function(...n){return t?(clearTimeout(e),e=setTimeout(s,t,n)):s.apply(this,n),t}}var sn=s=>s==="start"?"left":s==="end"?"right":"center",K=(s,t,e)=>s==="start"?t:s==="end"?e:(t+e)/2,Pi=(s,t,e,n)=>s===(n?"left":"right")?e:s==="center"?(t+e)/2:t;var Ye=s=>s===0||s===1,ri=(s,t,e)=>-(Math.pow(2,10*(s-=1))*Math.sin((s-t)*et/e)),li=(s,t,e)=>Math.pow(2,-10*s)*Math.sin((s-t)*et/e)+1,Qt={linear:s=>s,easeInQuad:s=>s*s,easeOutQuad:s=>-s*(s-2),easeInOutQuad:s=>(s/=.5)<1?.5*s*s:-.5*(--s*(s-2)-1),easeInCubic:s=>s*s*s,easeOutCubic:s=>(s-=1)*s*s+1,easeInOutCubic:s=>(s/=.5)<1?.5*s*s*s:.5*((s-=2)*s*s+2),easeInQuart:s=>s*s*s*s,easeOutQuart:s=>-((s-=1)*s*s*s-1),easeInOutQuart:s=>(s/=.5)<1?.5*s*s*s*s:-.5*((s-=2)*s*s*s-2),easeInQuint:s=>s*s*s*s*s,easeOutQuint:s=>(s-=1)*s*s*s*s+1,easeInOutQuint:s=>(s/=.5)<1?.5*s*s*s*s*s:.5*((s-=2)*s*s*s*s+2),easeInSine:s=>-Math.cos(s*G)+1,easeOutSine:s=>Math.sin(s*G),easeInOutSine:s=>-.5*(Math.cos(Y*s)-1),easeInExpo:s=>s===0?0:Math.pow(2,10*(s-1)),easeOutExpo:s=>s===1?1:-Math.pow(2,-10*s)+1,easeInOutExpo:s=>Ye(s)?s:s<.5?.5*Math.pow(2,10*(s*2-1)):.5*(-Math.pow(2,-10*(s*2-1))+2),easeInCirc:s=>s>=1?s:-(Math.sqrt(1-s*s)-1),easeOutCirc:s=>Math.sqrt(1-(s-=1)*s),easeInOutCirc:s=>(s/=.5)<1?-.5*(Math.sqrt(1-s*s)-1):.5*(Math.sqrt(1-(s-=2)*s)+1),easeInElastic:s=>Ye(s)?s:ri(s,.075,.3),easeOutElastic:s=>Ye(s)?s:li(s,.075,.3),easeInOutElastic(s){return Ye(s)?s:s<.5?.5*ri(s*2,.1125,.45):.5+.5*li(s*2-1,.1125,.45)},easeInBack(s){return s*s*((1.70158+1)*s-1.70158)},easeOutBack(s){return(s-=1)*s*((1.70158+1)*s+1.70158)+1},easeInOutBack(s){let t=1.70158;return(s/=.5)<1?.5*(s*s*(((t*=1.525)+1)*s-t)):.5*((s-=2)*s*(((t*=1.525)+1)*s+t)+2)},easeInBounce:s=>1-Qt.easeOutBounce(1-s),easeOutBounce(s){return s<1/2.75?7.5625*s*s:s<2/2.75?7.5625*(s-=1.5/2.75)*s+.75:s<2.5/2.75?7.5625*(s-=2.25/2.75)*s+.9375:7.5625*(s-=2.625/2.75)*s+.984375},easeInOutBounce:s=>s<.5?Qt.easeInBounce(s*2)*.5:Qt.easeOutBounce(s*2-1)*.5+.5};function Ai(s){if(s&&typeof s=="object"){let t=s.toString();return t==="[object CanvasPattern]"||t==="[object CanvasGradient]"}return!1}function nn(s){return Ai(s)?s:new be(s)}function Ys(s){return Ai(s)?s:new be(s).saturate(.5).darken(.1).hexString()}var gr=["x","y","borderWidth","radius","tension"],pr=["color","borderColor","backgroundColor"];function mr(s){s.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),s.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>t!=="onProgress"&&t!=="onComplete"&&t!=="fn"}),s.set("animations",{colors:{type:"color",properties:pr},numbers:{type:"number",properties:gr}}),s.describe("animations",{_fallback:"animation"}),s.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>t|0}}}})}function br(s){s.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})}var ci=new Map;function xr(s,t){t=t||{};let e=s+JSON.stringify(t),n=ci.get(e);return n||(n=new Intl.NumberFormat(s,t),ci.set(e,n)),n}function ts(s,t,e){return xr(t,e).format(s)}var Di={values(s){return V(s)?s:""+s},numeric(s,t,e){if(s===0)return"0";let n=this.chart.options.locale,i,o=s;if(e.length>1){let c=Math.max(Math.abs(e[0].value),Math.abs(e[e.length-1].value));(c<1e-4||c>1e15)&&(i="scientific"),o=_r(s,e)}let a=ft(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:i,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),ts(s,n,l)},logarithmic(s,t,e){if(s===0)return"0";let n=e[t].significand||s/Math.pow(10,Math.floor(ft(s)));return[1,2,3,5,10,15].includes(n)||t>.8*e.length?Di.numeric.call(this,s,t,e):""}};function _r(s,t){let e=t.length>3?t[2].value-t[1].value:t[1].value-t[0].value;return Math.abs(e)>=1&&s!==Math.floor(s)&&(e=s-Math.floor(s)),e}var Se={formatters:Di};function yr(s){s.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:Se.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),s.route("scale.ticks","color","","color"),s.route("scale.grid","color","","borderColor"),s.route("scale.border","color","","borderColor"),s.route("scale.title","color","","color"),s.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&t!=="callback"&&t!=="parser",_indexable:t=>t!=="borderDash"&&t!=="tickBorderDash"&&t!=="dash"}),s.describe("scales",{_fallback:"scale"}),s.describe("scale.ticks",{_scriptable:t=>t!=="backdropPadding"&&t!=="callback",_indexable:t=>t!=="backdropPadding"})}var wt=Object.create(null),es=Object.create(null);function _e(s,t){if(!t)return s;let e=t.split(".");for(let n=0,i=e.length;n<i;++n){let o=e[n];s=s[o]||(s[o]=Object.create(null))}return s}function Us(s,t,e){return typeof t=="string"?te(_e(s,t),e):te(_e(s,""),t)}var Xs=class{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=n=>n.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(n,i)=>Ys(i.backgroundColor),this.hoverBorderColor=(n,i)=>Ys(i.borderColor),this.hoverColor=(n,i)=>Ys(i.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return Us(this,t,e)}get(t){return _e(this,t)}describe(t,e){return Us(es,t,e)}override(t,e){return Us(wt,t,e)}route(t,e,n,i){let o=_e(this,t),a=_e(this,n),r="_"+e;Object.defineProperties(o,{[r]:{value:o[e],writable:!0},[e]:{enumerable:!0,get(){let l=this[r],c=a[i];return F(l)?Object.assign({},c,l):I(l,c)},set(l){this[r]=l}}})}apply(t){t.forEach(e=>e(this))}},N=new Xs({_scriptable:s=>!s.startsWith("on"),_indexable:s=>s!=="events",hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[mr,br,yr]);function Mr(s){return!s||B(s.size)||B(s.family)?null:(s.style?s.style+" ":"")+(s.weight?s.weight+" ":"")+s.size+"px "+s.family}function ye(s,t,e,n,i){let o=t[i];return o||(o=t[i]=s.measureText(i).width,e.push(i)),o>n&&(n=o),n}function Ti(s,t,e,n){n=n||{};let i=n.data=n.data||{},o=n.garbageCollect=n.garbageCollect||[];n.font!==t&&(i=n.data={},o=n.garbageCollect=[],n.font=t),s.save(),s.font=t;let a=0,r=e.length,l,c,h,u,d;for(l=0;l<r;l++)if(u=e[l],u!=null&&!V(u))a=ye(s,i,o,a,u);else if(V(u))for(c=0,h=u.length;c<h;c++)d=u[c],d!=null&&!V(d)&&(a=ye(s,i,o,a,d));s.restore();let f=o.length/2;if(f>e.length){for(l=0;l<f;l++)delete i[o[l]];o.splice(0,f)}return a}function St(s,t,e){let n=s.currentDevicePixelRatio,i=e!==0?Math.max(e/2,.5):0;return Math.round((t-i)*n)/n+i}function on(s,t){!t&&!s||(t=t||s.getContext("2d"),t.save(),t.resetTransform(),t.clearRect(0,0,s.width,s.height),t.restore())}function an(s,t,e,n){rn(s,t,e,n,null)}function rn(s,t,e,n,i){let o,a,r,l,c,h,u,d,f=t.pointStyle,m=t.rotation,p=t.radius,b=(m||0)*dr;if(f&&typeof f=="object"&&(o=f.toString(),o==="[object HTMLImageElement]"||o==="[object HTMLCanvasElement]")){s.save(),s.translate(e,n),s.rotate(b),s.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),s.restore();return}if(!(isNaN(p)||p<=0)){switch(s.beginPath(),f){default:i?s.ellipse(e,n,i/2,p,0,0,et):s.arc(e,n,p,0,et),s.closePath();break;case"triangle":h=i?i/2:p,s.moveTo(e+Math.sin(b)*h,n-Math.cos(b)*p),b+=ai,s.lineTo(e+Math.sin(b)*h,n-Math.cos(b)*p),b+=ai,s.lineTo(e+Math.sin(b)*h,n-Math.cos(b)*p),s.closePath();break;case"rectRounded":c=p*.516,l=p-c,a=Math.cos(b+It)*l,u=Math.cos(b+It)*(i?i/2-c:l),r=Math.sin(b+It)*l,d=Math.sin(b+It)*(i?i/2-c:l),s.arc(e-u,n-r,c,b-Y,b-G),s.arc(e+d,n-a,c,b-G,b),s.arc(e+u,n+r,c,b,b+G),s.arc(e-d,n+a,c,b+G,b+Y),s.closePath();break;case"rect":if(!m){l=Math.SQRT1_2*p,h=i?i/2:l,s.rect(e-h,n-l,2*h,2*l);break}b+=It;case"rectRot":u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+d,n-a),s.lineTo(e+u,n+r),s.lineTo(e-d,n+a),s.closePath();break;case"crossRot":b+=It;case"cross":u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a);break;case"star":u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a),b+=It,u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a);break;case"line":a=i?i/2:Math.cos(b)*p,r=Math.sin(b)*p,s.moveTo(e-a,n-r),s.lineTo(e+a,n+r);break;case"dash":s.moveTo(e,n),s.lineTo(e+Math.cos(b)*(i?i/2:p),n+Math.sin(b)*p);break;case!1:s.closePath();break}s.fill(),t.borderWidth>0&&s.stroke()}}function Ht(s,t,e){return e=e||.5,!t||s&&s.x>t.left-e&&s.x<t.right+e&&s.y>t.top-e&&s.y<t.bottom+e}function ss(s,t){s.save(),s.beginPath(),s.rect(t.left,t.top,t.right-t.left,t.bottom-t.top),s.clip()}function ns(s){s.restore()}function vr(s,t){t.translation&&s.translate(t.translation[0],t.translation[1]),B(t.rotation)||s.rotate(t.rotation),t.color&&(s.fillStyle=t.color),t.textAlign&&(s.textAlign=t.textAlign),t.textBaseline&&(s.textBaseline=t.textBaseline)}function wr(s,t,e,n,i){if(i.strikethrough||i.underline){let o=s.measureText(n),a=t-o.actualBoundingBoxLeft,r=t+o.actualBoundingBoxRight,l=e-o.actualBoundingBoxAscent,c=e+o.actualBoundingBoxDescent,h=i.strikethrough?(l+c)/2:c;s.strokeStyle=s.fillStyle,s.beginPath(),s.lineWidth=i.decorationWidth||2,s.moveTo(a,h),s.lineTo(r,h),s.stroke()}}function Sr(s,t){let e=s.fillStyle;s.fillStyle=t.color,s.fillRect(t.left,t.top,t.width,t.height),s.fillStyle=e}function Vt(s,t,e,n,i,o={}){let a=V(t)?t:[t],r=o.strokeWidth>0&&o.strokeColor!=="",l,c;for(s.save(),s.font=i.string,vr(s,o),l=0;l<a.length;++l)c=a[l],o.backdrop&&Sr(s,o.backdrop),r&&(o.strokeColor&&(s.strokeStyle=o.strokeColor),B(o.strokeWidth)||(s.lineWidth=o.strokeWidth),s.strokeText(c,e,n,o.maxWidth)),s.fillText(c,e,n,o.maxWidth),wr(s,e,n,c,o),n+=Number(i.lineHeight);s.restore()}function ne(s,t){let{x:e,y:n,w:i,h:o,radius:a}=t;s.arc(e+a.topLeft,n+a.topLeft,a.topLeft,1.5*Y,Y,!0),s.lineTo(e,n+o-a.bottomLeft),s.arc(e+a.bottomLeft,n+o-a.bottomLeft,a.bottomLeft,Y,G,!0),s.lineTo(e+i-a.bottomRight,n+o),s.arc(e+i-a.bottomRight,n+o-a.bottomRight,a.bottomRight,G,0,!0),s.lineTo(e+i,n+a.topRight),s.arc(e+i-a.topRight,n+a.topRight,a.topRight,0,-G,!0),s.lineTo(e+a.topLeft,n)}var kr=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,Cr=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function Pr(s,t){let e=(""+s).match(kr);if(!e||e[1]==="normal")return t*1.2;switch(s=+e[2],e[3]){case"px":return s;case"%":s/=100;break}return t*s}var Ar=s=>+s||0;function ln(s,t){let e={},n=F(t),i=n?Object.keys(t):t,o=F(s)?n?a=>I(s[a],s[t[a]]):a=>s[a]:()=>s;for(let a of i)e[a]=Ar(o(a));return e}function cn(s){return ln(s,{top:"y",right:"x",bottom:"y",left:"x"})}function kt(s){return ln(s,["topLeft","topRight","bottomLeft","bottomRight"])}function X(s){let t=cn(s);return t.width=t.left+t.right,t.height=t.top+t.bottom,t}function U(s,t){s=s||{},t=t||N.font;let e=I(s.size,t.size);typeof e=="string"&&(e=parseInt(e,10));let n=I(s.style,t.style);n&&!(""+n).match(Cr)&&(console.warn(\'Invalid font style specified: "\'+n+\'"\'),n=void 0);let i={family:I(s.family,t.family),lineHeight:Pr(I(s.lineHeight,t.lineHeight),e),size:e,style:n,weight:I(s.weight,t.weight),string:""};return i.string=Mr(i),i}function ke(s,t,e,n){let i=!0,o,a,r;for(o=0,a=s.length;o<a;++o)if(r=s[o],r!==void 0&&(t!==void 0&&typeof r=="function"&&(r=r(t),i=!1),e!==void 0&&V(r)&&(r=r[e%r.length],i=!1),r!==void 0))return n&&!i&&(n.cacheable=!1),r}function Oi(s,t,e){let{min:n,max:i}=s,o=fi(t,(i-n)/2),a=(r,l)=>e&&r===0?0:r+l;return{min:a(n,-Math.abs(o)),max:a(i,o)}}function Ct(s,t){return Object.assign(Object.create(s),t)}function is(s,t=[""],e,n,i=()=>s[0]){let o=e||s;typeof n>"u"&&(n=Ri("_fallback",s));let a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:s,_rootScopes:o,_fallback:n,_getTarget:i,override:r=>is([r,...s],t,o,n)};return new Proxy(a,{deleteProperty(r,l){return delete r[l],delete r._keys,delete s[0][l],!0},get(r,l){return Li(r,l,()=>Fr(l,t,s,r))},getOwnPropertyDescriptor(r,l){return Reflect.getOwnPropertyDescriptor(r._scopes[0],l)},getPrototypeOf(){return Reflect.getPrototypeOf(s[0])},has(r,l){return ui(r).includes(l)},ownKeys(r){return ui(r)},set(r,l,c){let h=r._storage||(r._storage=i());return r[l]=h[l]=c,delete r._keys,!0}})}function zt(s,t,e,n){let i={_cacheable:!1,_proxy:s,_context:t,_subProxy:e,_stack:new Set,_descriptors:hn(s,n),setContext:o=>zt(s,o,e,n),override:o=>zt(s.override(o),t,e,n)};return new Proxy(i,{deleteProperty(o,a){return delete o[a],delete s[a],!0},get(o,a,r){return Li(o,a,()=>Tr(o,a,r))},getOwnPropertyDescriptor(o,a){return o._descriptors.allKeys?Reflect.has(s,a)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(s,a)},getPrototypeOf(){return Reflect.getPrototypeOf(s)},has(o,a){return Reflect.has(s,a)},ownKeys(){return Reflect.ownKeys(s)},set(o,a,r){return s[a]=r,delete o[a],!0}})}function hn(s,t={scriptable:!0,indexable:!0}){let{_scriptable:e=t.scriptable,_indexable:n=t.indexable,_allKeys:i=t.allKeys}=s;return{allKeys:i,scriptable:e,indexable:n,isScriptable:dt(e)?e:()=>e,isIndexable:dt(n)?n:()=>n}}var Dr=(s,t)=>s?s+Ke(t):t,un=(s,t)=>F(t)&&s!=="adapters"&&(Object.getPrototypeOf(t)===null||t.constructor===Object);function Li(s,t,e){if(Object.prototype.hasOwnProperty.call(s,t)||t==="constructor")return s[t];let n=e();return s[t]=n,n}function Tr(s,t,e){let{_proxy:n,_context:i,_subProxy:o,_descriptors:a}=s,r=n[t];return dt(r)&&a.isScriptable(t)&&(r=Or(t,r,s,e)),V(r)&&r.length&&(r=Lr(t,r,s,a.isIndexable)),un(t,r)&&(r=zt(r,i,o&&o[t],a)),r}function Or(s,t,e,n){let{_proxy:i,_context:o,_subProxy:a,_stack:r}=e;if(r.has(s))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+s);r.add(s);let l=t(o,a||n);return r.delete(s),un(s,l)&&(l=dn(i._scopes,i,s,l)),l}function Lr(s,t,e,n){let{_proxy:i,_context:o,_subProxy:a,_descriptors:r}=e;if(typeof o.index<"u"&&n(s))return t[o.index%t.length];if(F(t[0])){let l=t,c=i._scopes.filter(h=>h!==l);t=[];for(let h of l){let u=dn(c,i,s,h);t.push(zt(u,o,a&&a[s],r))}}return t}function Ei(s,t,e){return dt(s)?s(t,e):s}var Er=(s,t)=>s===!0?t:typeof s=="string"?Bt(t,s):void 0;function Rr(s,t,e,n,i){for(let o of t){let a=Er(e,o);if(a){s.add(a);let r=Ei(a._fallback,e,i);if(typeof r<"u"&&r!==e&&r!==n)return r}else if(a===!1&&typeof n<"u"&&e!==n)return null}return!1}function dn(s,t,e,n){let i=t._rootScopes,o=Ei(t._fallback,e,n),a=[...s,...i],r=new Set;r.add(n);let l=hi(r,a,e,o||e,n);return l===null||typeof o<"u"&&o!==e&&(l=hi(r,a,o,l,n),l===null)?!1:is(Array.from(r),[""],i,o,()=>Ir(t,e,n))}function hi(s,t,e,n,i){for(;e;)e=Rr(s,t,e,n,i);return e}function Ir(s,t,e){let n=s._getTarget();t in n||(n[t]={});let i=n[t];return V(i)&&F(e)?e:i||{}}function Fr(s,t,e,n){let i;for(let o of t)if(i=Ri(Dr(o,s),e),typeof i<"u")return un(s,i)?dn(e,n,s,i):i}function Ri(s,t){for(let e of t){if(!e)continue;let n=e[s];if(typeof n<"u")return n}}function ui(s){let t=s._keys;return t||(t=s._keys=zr(s._scopes)),t}function zr(s){let t=new Set;for(let e of s)for(let n of Object.keys(e).filter(i=>!i.startsWith("_")))t.add(n);return Array.from(t)}var Wh=Number.EPSILON||1e-14;function os(){return typeof window<"u"&&typeof document<"u"}function as(s){let t=s.parentNode;return t&&t.toString()==="[object ShadowRoot]"&&(t=t.host),t}function qe(s,t,e){let n;return typeof s=="string"?(n=parseInt(s,10),s.indexOf("%")!==-1&&(n=n/100*t.parentNode[e])):n=s,n}var rs=s=>s.ownerDocument.defaultView.getComputedStyle(s,null);function Br(s,t){return rs(s).getPropertyValue(t)}var Wr=["top","right","bottom","left"];function Ft(s,t,e){let n={};e=e?"-"+e:"";for(let i=0;i<4;i++){let o=Wr[i];n[o]=parseFloat(s[t+"-"+o+e])||0}return n.width=n.left+n.right,n.height=n.top+n.bottom,n}var Hr=(s,t,e)=>(s>0||t>0)&&(!e||!e.shadowRoot);function Vr(s,t){let e=s.touches,n=e&&e.length?e[0]:s,{offsetX:i,offsetY:o}=n,a=!1,r,l;if(Hr(i,o,s.target))r=i,l=o;else{let c=t.getBoundingClientRect();r=n.clientX-c.left,l=n.clientY-c.top,a=!0}return{x:r,y:l,box:a}}function Pt(s,t){if("native"in s)return s;let{canvas:e,currentDevicePixelRatio:n}=t,i=rs(e),o=i.boxSizing==="border-box",a=Ft(i,"padding"),r=Ft(i,"border","width"),{x:l,y:c,box:h}=Vr(s,e),u=a.left+(h&&r.left),d=a.top+(h&&r.top),{width:f,height:m}=t;return o&&(f-=a.width+r.width,m-=a.height+r.height),{x:Math.round((l-u)/f*e.width/n),y:Math.round((c-d)/m*e.height/n)}}function Nr(s,t,e){let n,i;if(t===void 0||e===void 0){let o=s&&as(s);if(!o)t=s.clientWidth,e=s.clientHeight;else{let a=o.getBoundingClientRect(),r=rs(o),l=Ft(r,"border","width"),c=Ft(r,"padding");t=a.width-c.width-l.width,e=a.height-c.height-l.height,n=qe(r.maxWidth,o,"clientWidth"),i=qe(r.maxHeight,o,"clientHeight")}}return{width:t,height:e,maxWidth:n||Ge,maxHeight:i||Ge}}var vt=s=>Math.round(s*10)/10;function Ii(s,t,e,n){let i=rs(s),o=Ft(i,"margin"),a=qe(i.maxWidth,s,"clientWidth")||Ge,r=qe(i.maxHeight,s,"clientHeight")||Ge,l=Nr(s,t,e),{width:c,height:h}=l;if(i.boxSizing==="content-box"){let d=Ft(i,"border","width"),f=Ft(i,"padding");c-=f.width+d.width,h-=f.height+d.height}return c=Math.max(0,c-o.width),h=Math.max(0,n?c/n:h-o.height),c=vt(Math.min(c,a,l.maxWidth)),h=vt(Math.min(h,r,l.maxHeight)),c&&!h&&(h=vt(c/2)),(t!==void 0||e!==void 0)&&n&&l.height&&h>l.height&&(h=l.height,c=vt(Math.floor(h*n))),{width:c,height:h}}function fn(s,t,e){let n=t||1,i=vt(s.height*n),o=vt(s.width*n);s.height=vt(s.height),s.width=vt(s.width);let a=s.canvas;a.style&&(e||!a.style.height&&!a.style.width)&&(a.style.height=`${s.height}px`,a.style.width=`${s.width}px`);let r=Math.floor(i),l=Math.floor(o);return s.currentDevicePixelRatio!==n||a.height!==r||a.width!==l?(s.currentDevicePixelRatio=n,a.height=r,a.width=l,s.ctx.setTransform(n,0,0,n,0,0),!0):!1}var Fi=(function(){let s=!1;try{let t={get passive(){return s=!0,!1}};os()&&(window.addEventListener("test",null,t),window.removeEventListener("test",null,t))}catch{}return s})();function gn(s,t){let e=Br(s,t),n=e&&e.match(/^(\\d+)(\\.\\d+)?px$/);return n?+n[1]:void 0}var $r=function(s,t){return{x(e){return s+s+t-e},setWidth(e){t=e},textAlign(e){return e==="center"?e:e==="right"?"left":"right"},xPlus(e,n){return e-n},leftForLtr(e,n){return e-n}}},jr=function(){return{x(s){return s},setWidth(s){},textAlign(s){return s},xPlus(s,t){return s+t},leftForLtr(s,t){return s}}};function Nt(s,t,e){return s?$r(t,e):jr()}function pn(s,t){let e,n;(t==="ltr"||t==="rtl")&&(e=s.canvas.style,n=[e.getPropertyValue("direction"),e.getPropertyPriority("direction")],e.setProperty("direction",t,"important"),s.prevTextDirection=n)}function mn(s,t){t!==void 0&&(delete s.prevTextDirection,s.canvas.style.setProperty("direction",t[0],t[1]))}function Ue(s,t,e){return s.options.clip?s[e]:t[e]}function Yr(s,t){let{xScale:e,yScale:n}=s;return e&&n?{left:Ue(e,t,"left"),right:Ue(e,t,"right"),top:Ue(n,t,"top"),bottom:Ue(n,t,"bottom")}:t}function zi(s,t){let e=t._clip;if(e.disabled)return!1;let n=Yr(t,s.chartArea);return{left:e.left===!1?0:n.left-(e.left===!0?0:e.left),right:e.right===!1?s.width:n.right+(e.right===!0?0:e.right),top:e.top===!1?0:n.top-(e.top===!0?0:e.top),bottom:e.bottom===!1?s.height:n.bottom+(e.bottom===!0?0:e.bottom)}}/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */var Cn=class{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,n,i){let o=e.listeners[i],a=e.duration;o.forEach(r=>r({chart:t,initial:e.initial,numSteps:a,currentStep:Math.min(n-e.start,a)}))}_refresh(){this._request||(this._running=!0,this._request=tn.call(window,()=>{this._update(),this._request=null,this._running&&this._refresh()}))}_update(t=Date.now()){let e=0;this._charts.forEach((n,i)=>{if(!n.running||!n.items.length)return;let o=n.items,a=o.length-1,r=!1,l;for(;a>=0;--a)l=o[a],l._active?(l._total>n.duration&&(n.duration=l._total),l.tick(t),r=!0):(o[a]=o[o.length-1],o.pop());r&&(i.draw(),this._notify(i,n,t,"progress")),o.length||(n.running=!1,this._notify(i,n,t,"complete"),n.initial=!1),e+=o.length}),this._lastDate=t,e===0&&(this._running=!1)}_getAnims(t){let e=this._charts,n=e.get(t);return n||(n={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,n)),n}listen(t,e,n){this._getAnims(t).listeners[e].push(n)}add(t,e){!e||!e.length||this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){let e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce((n,i)=>Math.max(n,i._duration),0),this._refresh())}running(t){if(!this._running)return!1;let e=this._charts.get(t);return!(!e||!e.running||!e.items.length)}stop(t){let e=this._charts.get(t);if(!e||!e.items.length)return;let n=e.items,i=n.length-1;for(;i>=0;--i)n[i].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}},mt=new Cn,Bi="transparent",Ur={boolean(s,t,e){return e>.5?t:s},color(s,t,e){let n=nn(s||Bi),i=n.valid&&nn(t||Bi);return i&&i.valid?i.mix(n,e).hexString():t},number(s,t,e){return s+(t-s)*e}},Pn=class{constructor(t,e,n,i){let o=e[n];i=ke([t.to,i,o,t.from]);let a=ke([t.from,o,i]);this._active=!0,this._fn=t.fn||Ur[t.type||typeof a],this._easing=Qt[t.easing]||Qt.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=n,this._from=a,this._to=i,this._promises=void 0}active(){return this._active}update(t,e,n){if(this._active){this._notify(!1);let i=this._target[this._prop],o=n-this._start,a=this._duration-o;this._start=n,this._duration=Math.floor(Math.max(a,t.duration)),this._total+=o,this._loop=!!t.loop,this._to=ke([t.to,e,i,t.from]),this._from=ke([t.from,i,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){let e=t-this._start,n=this._duration,i=this._prop,o=this._from,a=this._loop,r=this._to,l;if(this._active=o!==r&&(a||e<n),!this._active){this._target[i]=r,this._notify(!0);return}if(e<0){this._target[i]=o;return}l=e/n%2,l=a&&l>1?2-l:l,l=this._easing(Math.min(1,Math.max(0,l))),this._target[i]=this._fn(o,r,l)}wait(){let t=this._promises||(this._promises=[]);return new Promise((e,n)=>{t.push({res:e,rej:n})})}_notify(t){let e=t?"res":"rej",n=this._promises||[];for(let i=0;i<n.length;i++)n[i][e]()}},bs=class{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!F(t))return;let e=Object.keys(N.animation),n=this._properties;Object.getOwnPropertyNames(t).forEach(i=>{let o=t[i];if(!F(o))return;let a={};for(let r of e)a[r]=o[r];(V(o.properties)&&o.properties||[i]).forEach(r=>{(r===i||!n.has(r))&&n.set(r,a)})})}_animateOptions(t,e){let n=e.options,i=Gr(t,n);if(!i)return[];let o=this._createAnimations(i,n);return n.$shared&&Xr(t.options.$animations,n).then(()=>{t.options=n},()=>{}),o}_createAnimations(t,e){let n=this._properties,i=[],o=t.$animations||(t.$animations={}),a=Object.keys(e),r=Date.now(),l;for(l=a.length-1;l>=0;--l){let c=a[l];if(c.charAt(0)==="$")continue;if(c==="options"){i.push(...this._animateOptions(t,e));continue}let h=e[c],u=o[c],d=n.get(c);if(u)if(d&&u.active()){u.update(d,h,r);continue}else u.cancel();if(!d||!d.duration){t[c]=h;continue}o[c]=u=new Pn(d,t,c,h),i.push(u)}return i}update(t,e){if(this._properties.size===0){Object.assign(t,e);return}let n=this._createAnimations(t,e);if(n.length)return mt.add(this._chart,n),!0}};function Xr(s,t){let e=[],n=Object.keys(t);for(let i=0;i<n.length;i++){let o=s[n[i]];o&&o.active()&&e.push(o.wait())}return Promise.all(e)}function Gr(s,t){if(!t)return;let e=s.options;if(!e){s.options=t;return}return e.$shared&&(s.options=e=Object.assign({},e,{$shared:!1,$animations:{}})),e}function Wi(s,t){let e=s&&s.options||{},n=e.reverse,i=e.min===void 0?t:0,o=e.max===void 0?t:0;return{start:n?o:i,end:n?i:o}}function qr(s,t,e){if(e===!1)return!1;let n=Wi(s,e),i=Wi(t,e);return{top:i.end,right:n.end,bottom:i.start,left:n.start}}function Kr(s){let t,e,n,i;return F(s)?(t=s.top,e=s.right,n=s.bottom,i=s.left):t=e=n=i=s,{top:t,right:e,bottom:n,left:i,disabled:s===!1}}function Do(s,t){let e=[],n=s._getSortedDatasetMetas(t),i,o;for(i=0,o=n.length;i<o;++i)e.push(n[i].index);return e}function Hi(s,t,e,n={}){let i=s.keys,o=n.mode==="single",a,r,l,c;if(t===null)return;let h=!1;for(a=0,r=i.length;a<r;++a){if(l=+i[a],l===e){if(h=!0,n.all)continue;break}c=s.values[l],j(c)&&(o||t===0||gt(t)===gt(c))&&(t+=c)}return!h&&!n.all?0:t}function Jr(s,t){let{iScale:e,vScale:n}=t,i=e.axis==="x"?"x":"y",o=n.axis==="x"?"x":"y",a=Object.keys(s),r=new Array(a.length),l,c,h;for(l=0,c=a.length;l<c;++l)h=a[l],r[l]={[i]:h,[o]:s[h]};return r}function bn(s,t){let e=s&&s.options.stacked;return e||e===void 0&&t.stack!==void 0}function Zr(s,t,e){return`${s.id}.${t.id}.${e.stack||e.type}`}function Qr(s){let{min:t,max:e,minDefined:n,maxDefined:i}=s.getUserBounds();return{min:n?t:Number.NEGATIVE_INFINITY,max:i?e:Number.POSITIVE_INFINITY}}function tl(s,t,e){let n=s[t]||(s[t]={});return n[e]||(n[e]={})}function Vi(s,t,e,n){for(let i of t.getMatchingVisibleMetas(n).reverse()){let o=s[i.index];if(e&&o>0||!e&&o<0)return i.index}return null}function Ni(s,t){let{chart:e,_cachedMeta:n}=s,i=e._stacks||(e._stacks={}),{iScale:o,vScale:a,index:r}=n,l=o.axis,c=a.axis,h=Zr(o,a,n),u=t.length,d;for(let f=0;f<u;++f){let m=t[f],{[l]:p,[c]:b}=m,x=m._stacks||(m._stacks={});d=x[c]=tl(i,h,p),d[r]=b,d._top=Vi(d,a,!0,n.type),d._bottom=Vi(d,a,!1,n.type);let _=d._visualValues||(d._visualValues={});_[r]=b}}function xn(s,t){let e=s.scales;return Object.keys(e).filter(n=>e[n].axis===t).shift()}function el(s,t){return Ct(s,{active:!1,dataset:void 0,datasetIndex:t,index:t,mode:"default",type:"dataset"})}function sl(s,t,e){return Ct(s,{active:!1,dataIndex:t,parsed:void 0,raw:void 0,element:e,index:t,mode:"default",type:"data"})}function Ce(s,t){let e=s.controller.index,n=s.vScale&&s.vScale.axis;if(n){t=t||s._parsed;for(let i of t){let o=i._stacks;!o||o[n]===void 0||o[n][e]===void 0||(delete o[n][e],o[n]._visualValues!==void 0&&o[n]._visualValues[e]!==void 0&&delete o[n]._visualValues[e])}}}var _n=s=>s==="reset"||s==="none",$i=(s,t)=>t?s:Object.assign({},s),nl=(s,t,e)=>s&&!t.hidden&&t._stacked&&{keys:Do(e,!0),values:null},Yt=class{constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){let t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=bn(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&Ce(this._cachedMeta),this.index=t}linkScales(){let t=this.chart,e=this._cachedMeta,n=this.getDataset(),i=(u,d,f,m)=>u==="x"?d:u==="r"?m:f,o=e.xAxisID=I(n.xAxisID,xn(t,"x")),a=e.yAxisID=I(n.yAxisID,xn(t,"y")),r=e.rAxisID=I(n.rAxisID,xn(t,"r")),l=e.indexAxis,c=e.iAxisID=i(l,o,a,r),h=e.vAxisID=i(l,a,o,r);e.xScale=this.getScaleForId(o),e.yScale=this.getScaleForId(a),e.rScale=this.getScaleForId(r),e.iScale=this.getScaleForId(c),e.vScale=this.getScaleForId(h)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){let e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){let t=this._cachedMeta;this._data&&Zs(this._data,this),t._stacked&&Ce(t)}_dataCheck(){let t=this.getDataset(),e=t.data||(t.data=[]),n=this._data;if(F(e)){let i=this._cachedMeta;this._data=Jr(e,i)}else if(n!==e){if(n){Zs(n,this);let i=this._cachedMeta;Ce(i),i._parsed=[]}e&&Object.isExtensible(e)&&ki(e,this),this._syncList=[],this._data=e}}addElements(){let t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){let e=this._cachedMeta,n=this.getDataset(),i=!1;this._dataCheck();let o=e._stacked;e._stacked=bn(e.vScale,e),e.stack!==n.stack&&(i=!0,Ce(e),e.stack=n.stack),this._resyncElements(t),(i||o!==e._stacked)&&(Ni(this,e._parsed),e._stacked=bn(e.vScale,e))}configure(){let t=this.chart.config,e=t.datasetScopeKeys(this._type),n=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(n,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){let{_cachedMeta:n,_data:i}=this,{iScale:o,_stacked:a}=n,r=o.axis,l=t===0&&e===i.length?!0:n._sorted,c=t>0&&n._parsed[t-1],h,u,d;if(this._parsing===!1)n._parsed=i,n._sorted=!0,d=i;else{V(i[t])?d=this.parseArrayData(n,i,t,e):F(i[t])?d=this.parseObjectData(n,i,t,e):d=this.parsePrimitiveData(n,i,t,e);let f=()=>u[r]===null||c&&u[r]<c[r];for(h=0;h<e;++h)n._parsed[h+t]=u=d[h],l&&(f()&&(l=!1),c=u);n._sorted=l}a&&Ni(this,d)}parsePrimitiveData(t,e,n,i){let{iScale:o,vScale:a}=t,r=o.axis,l=a.axis,c=o.getLabels(),h=o===a,u=new Array(i),d,f,m;for(d=0,f=i;d<f;++d)m=d+n,u[d]={[r]:h||o.parse(c[m],m),[l]:a.parse(e[m],m)};return u}parseArrayData(t,e,n,i){let{xScale:o,yScale:a}=t,r=new Array(i),l,c,h,u;for(l=0,c=i;l<c;++l)h=l+n,u=e[h],r[l]={x:o.parse(u[0],h),y:a.parse(u[1],h)};return r}parseObjectData(t,e,n,i){let{xScale:o,yScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=new Array(i),h,u,d,f;for(h=0,u=i;h<u;++h)d=h+n,f=e[d],c[h]={x:o.parse(Bt(f,r),d),y:a.parse(Bt(f,l),d)};return c}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,n){let i=this.chart,o=this._cachedMeta,a=e[t.axis],r={keys:Do(i,!0),values:e._stacks[t.axis]._visualValues};return Hi(r,a,o.index,{mode:n})}updateRangeFromParsed(t,e,n,i){let o=n[e.axis],a=o===null?NaN:o,r=i&&n._stacks[e.axis];i&&r&&(i.values=r,a=Hi(i,o,this._cachedMeta.index)),t.min=Math.min(t.min,a),t.max=Math.max(t.max,a)}getMinMax(t,e){let n=this._cachedMeta,i=n._parsed,o=n._sorted&&t===n.iScale,a=i.length,r=this._getOtherScale(t),l=nl(e,n,this.chart),c={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:h,max:u}=Qr(r),d,f;function m(){f=i[d];let p=f[r.axis];return!j(f[t.axis])||h>p||u<p}for(d=0;d<a&&!(!m()&&(this.updateRangeFromParsed(c,t,f,l),o));++d);if(o){for(d=a-1;d>=0;--d)if(!m()){this.updateRangeFromParsed(c,t,f,l);break}}return c}getAllParsedValues(t){let e=this._cachedMeta._parsed,n=[],i,o,a;for(i=0,o=e.length;i<o;++i)a=e[i][t.axis],j(a)&&n.push(a);return n}getMaxOverflow(){return!1}getLabelAndValue(t){let e=this._cachedMeta,n=e.iScale,i=e.vScale,o=this.getParsed(t);return{label:n?""+n.getLabelForValue(o[n.axis]):"",value:i?""+i.getLabelForValue(o[i.axis]):""}}_update(t){let e=this._cachedMeta;this.update(t||"default"),e._clip=Kr(I(this.options.clip,qr(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){let t=this._ctx,e=this.chart,n=this._cachedMeta,i=n.data||[],o=e.chartArea,a=[],r=this._drawStart||0,l=this._drawCount||i.length-r,c=this.options.drawActiveElementsOnTop,h;for(n.dataset&&n.dataset.draw(t,o,r,l),h=r;h<r+l;++h){let u=i[h];u.hidden||(u.active&&c?a.push(u):u.draw(t,o))}for(h=0;h<a.length;++h)a[h].draw(t,o)}getStyle(t,e){let n=e?"active":"default";return t===void 0&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(n):this.resolveDataElementOptions(t||0,n)}getContext(t,e,n){let i=this.getDataset(),o;if(t>=0&&t<this._cachedMeta.data.length){let a=this._cachedMeta.data[t];o=a.$context||(a.$context=sl(this.getContext(),t,a)),o.parsed=this.getParsed(t),o.raw=i.data[t],o.index=o.dataIndex=t}else o=this.$context||(this.$context=el(this.chart.getContext(),this.index)),o.dataset=i,o.index=o.datasetIndex=this.index;return o.active=!!e,o.mode=n,o}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",n){let i=e==="active",o=this._cachedDataOpts,a=t+"-"+e,r=o[a],l=this.enableOptionSharing&&se(n);if(r)return $i(r,l);let c=this.chart.config,h=c.datasetElementScopeKeys(this._type,t),u=i?[`${t}Hover`,"hover",t,""]:[t,""],d=c.getOptionScopes(this.getDataset(),h),f=Object.keys(N.elements[t]),m=()=>this.getContext(n,i,e),p=c.resolveNamedOptions(d,f,m,u);return p.$shared&&(p.$shared=l,o[a]=Object.freeze($i(p,l))),p}_resolveAnimations(t,e,n){let i=this.chart,o=this._cachedDataOpts,a=`animation-${e}`,r=o[a];if(r)return r;let l;if(i.options.animation!==!1){let h=this.chart.config,u=h.datasetAnimationScopeKeys(this._type,e),d=h.getOptionScopes(this.getDataset(),u);l=h.createResolver(d,this.getContext(t,n,e))}let c=new bs(i,l&&l.animations);return l&&l._cacheable&&(o[a]=Object.freeze(c)),c}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||_n(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){let n=this.resolveDataElementOptions(t,e),i=this._sharedOptions,o=this.getSharedOptions(n),a=this.includeOptions(e,o)||o!==i;return this.updateSharedOptions(o,e,n),{sharedOptions:o,includeOptions:a}}updateElement(t,e,n,i){_n(i)?Object.assign(t,n):this._resolveAnimations(e,i).update(t,n)}updateSharedOptions(t,e,n){t&&!_n(e)&&this._resolveAnimations(void 0,e).update(t,n)}_setStyle(t,e,n,i){t.active=i;let o=this.getStyle(e,i);this._resolveAnimations(e,n,i).update(t,{options:!i&&this.getSharedOptions(o)||o})}removeHoverStyle(t,e,n){this._setStyle(t,n,"active",!1)}setHoverStyle(t,e,n){this._setStyle(t,n,"active",!0)}_removeDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){let e=this._data,n=this._cachedMeta.data;for(let[r,l,c]of this._syncList)this[r](l,c);this._syncList=[];let i=n.length,o=e.length,a=Math.min(o,i);a&&this.parse(0,a),o>i?this._insertElements(i,o-i,t):o<i&&this._removeElements(o,i-o)}_insertElements(t,e,n=!0){let i=this._cachedMeta,o=i.data,a=t+e,r,l=c=>{for(c.length+=e,r=c.length-1;r>=a;r--)c[r]=c[r-e]};for(l(o),r=t;r<a;++r)o[r]=new this.dataElementType;this._parsing&&l(i._parsed),this.parse(t,e),n&&this.updateElements(o,t,e,"reset")}updateElements(t,e,n,i){}_removeElements(t,e){let n=this._cachedMeta;if(this._parsing){let i=n._parsed.splice(t,e);n._stacked&&Ce(n,i)}n.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{let[e,n,i]=t;this[e](n,i)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){let t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);let n=arguments.length-2;n&&this._sync(["_insertElements",t,n])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}};T(Yt,"defaults",{}),T(Yt,"datasetElementType",null),T(Yt,"dataElementType",null);function il(s,t){if(!s._cache.$bar){let e=s.getMatchingVisibleMetas(t),n=[];for(let i=0,o=e.length;i<o;i++)n=n.concat(e[i].controller.getAllParsedValues(s));s._cache.$bar=Qs(n.sort((i,o)=>i-o))}return s._cache.$bar}function ol(s){let t=s.iScale,e=il(t,s.type),n=t._length,i,o,a,r,l=()=>{a===32767||a===-32768||(se(r)&&(n=Math.min(n,Math.abs(a-r)||n)),r=a)};for(i=0,o=e.length;i<o;++i)a=t.getPixelForValue(e[i]),l();for(r=void 0,i=0,o=t.ticks.length;i<o;++i)a=t.getPixelForTick(i),l();return n}function al(s,t,e,n){let i=e.barThickness,o,a;return B(i)?(o=t.min*e.categoryPercentage,a=e.barPercentage):(o=i*n,a=1),{chunk:o/n,ratio:a,start:t.pixels[s]-o/2}}function rl(s,t,e,n){let i=t.pixels,o=i[s],a=s>0?i[s-1]:null,r=s<i.length-1?i[s+1]:null,l=e.categoryPercentage;a===null&&(a=o-(r===null?t.end-t.start:r-o)),r===null&&(r=o+o-a);let c=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/n,ratio:e.barPercentage,start:c}}function ll(s,t,e,n){let i=e.parse(s[0],n),o=e.parse(s[1],n),a=Math.min(i,o),r=Math.max(i,o),l=a,c=r;Math.abs(a)>Math.abs(r)&&(l=r,c=a),t[e.axis]=c,t._custom={barStart:l,barEnd:c,start:i,end:o,min:a,max:r}}function To(s,t,e,n){return V(s)?ll(s,t,e,n):t[e.axis]=e.parse(s,n),t}function ji(s,t,e,n){let i=s.iScale,o=s.vScale,a=i.getLabels(),r=i===o,l=[],c,h,u,d;for(c=e,h=e+n;c<h;++c)d=t[c],u={},u[i.axis]=r||i.parse(a[c],c),l.push(To(d,u,o,c));return l}function yn(s){return s&&s.barStart!==void 0&&s.barEnd!==void 0}function cl(s,t,e){return s!==0?gt(s):(t.isHorizontal()?1:-1)*(t.min>=e?1:-1)}function hl(s){let t,e,n,i,o;return s.horizontal?(t=s.base>s.x,e="left",n="right"):(t=s.base<s.y,e="bottom",n="top"),t?(i="end",o="start"):(i="start",o="end"),{start:e,end:n,reverse:t,top:i,bottom:o}}function ul(s,t,e,n){let i=t.borderSkipped,o={};if(!i){s.borderSkipped=o;return}if(i===!0){s.borderSkipped={top:!0,right:!0,bottom:!0,left:!0};return}let{start:a,end:r,reverse:l,top:c,bottom:h}=hl(s);i==="middle"&&e&&(s.enableBorderRadius=!0,(e._top||0)===n?i=c:(e._bottom||0)===n?i=h:(o[Yi(h,a,r,l)]=!0,i=c)),o[Yi(i,a,r,l)]=!0,s.borderSkipped=o}function Yi(s,t,e,n){return n?(s=dl(s,t,e),s=Ui(s,e,t)):s=Ui(s,t,e),s}function dl(s,t,e){return s===t?e:s===e?t:s}function Ui(s,t,e){return s==="start"?t:s==="end"?e:s}function fl(s,{inflateAmount:t},e){s.inflateAmount=t==="auto"?e===1?.33:0:t}var Ut=class extends Yt{parsePrimitiveData(t,e,n,i){return ji(t,e,n,i)}parseArrayData(t,e,n,i){return ji(t,e,n,i)}parseObjectData(t,e,n,i){let{iScale:o,vScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=o.axis==="x"?r:l,h=a.axis==="x"?r:l,u=[],d,f,m,p;for(d=n,f=n+i;d<f;++d)p=e[d],m={},m[o.axis]=o.parse(Bt(p,c),d),u.push(To(Bt(p,h),m,a,d));return u}updateRangeFromParsed(t,e,n,i){super.updateRangeFromParsed(t,e,n,i);let o=n._custom;o&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,o.min),t.max=Math.max(t.max,o.max))}getMaxOverflow(){return 0}getLabelAndValue(t){let e=this._cachedMeta,{iScale:n,vScale:i}=e,o=this.getParsed(t),a=o._custom,r=yn(a)?"["+a.start+", "+a.end+"]":""+i.getLabelForValue(o[i.axis]);return{label:""+n.getLabelForValue(o[n.axis]),value:r}}initialize(){this.enableOptionSharing=!0,super.initialize();let t=this._cachedMeta;t.stack=this.getDataset().stack}update(t){let e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,n,i){let o=i==="reset",{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),c=r.isHorizontal(),h=this._getRuler(),{sharedOptions:u,includeOptions:d}=this._getSharedOptions(e,i);for(let f=e;f<e+n;f++){let m=this.getParsed(f),p=o||B(m[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),b=this._calculateBarIndexPixels(f,h),x=(m._stacks||{})[r.axis],_={horizontal:c,base:p.base,enableBorderRadius:!x||yn(m._custom)||a===x._top||a===x._bottom,x:c?p.head:b.center,y:c?b.center:p.head,height:c?b.size:Math.abs(p.size),width:c?Math.abs(p.size):b.size};d&&(_.options=u||this.resolveDataElementOptions(f,t[f].active?"active":i));let v=_.options||t[f].options;ul(_,v,x,a),fl(_,v,h.ratio),this.updateElement(t[f],f,_,i)}}_getStacks(t,e){let{iScale:n}=this._cachedMeta,i=n.getMatchingVisibleMetas(this._type).filter(h=>h.controller.options.grouped),o=n.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[n.axis],c=h=>{let u=h._parsed.find(f=>f[n.axis]===l),d=u&&u[h.vScale.axis];if(B(d)||isNaN(d))return!0};for(let h of i)if(!(e!==void 0&&c(h))&&((o===!1||a.indexOf(h.stack)===-1||o===void 0&&h.stack===void 0)&&a.push(h.stack),h.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){let t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter(n=>t[n].axis===e).shift()}_getAxis(){let t={},e=this.getFirstScaleIdForIndexAxis();for(let n of this.chart.data.datasets)t[I(this.chart.options.indexAxis==="x"?n.xAxisID:n.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,n){let i=this._getStacks(t,n),o=e!==void 0?i.indexOf(e):-1;return o===-1?i.length-1:o}_getRuler(){let t=this.options,e=this._cachedMeta,n=e.iScale,i=[],o,a;for(o=0,a=e.data.length;o<a;++o)i.push(n.getPixelForValue(this.getParsed(o)[n.axis],o));let r=t.barThickness;return{min:r||ol(e),pixels:i,start:n._startPixel,end:n._endPixel,stackCount:this._getStackCount(),scale:n,grouped:t.grouped,ratio:r?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){let{_cachedMeta:{vScale:e,_stacked:n,index:i},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),c=l._custom,h=yn(c),u=l[e.axis],d=0,f=n?this.applyStack(e,l,n):u,m,p;f!==u&&(d=f-u,f=u),h&&(u=c.barStart,f=c.barEnd-c.barStart,u!==0&&gt(u)!==gt(c.barEnd)&&(d=0),d+=u);let b=!B(o)&&!h?o:d,x=e.getPixelForValue(b);if(this.chart.getDataVisibility(t)?m=e.getPixelForValue(d+f):m=x,p=m-x,Math.abs(p)<a){p=cl(p,e,r)*a,u===r&&(x-=p/2);let _=e.getPixelForDecimal(0),v=e.getPixelForDecimal(1),w=Math.min(_,v),M=Math.max(_,v);x=Math.max(Math.min(x,M),w),m=x+p,n&&!h&&(l._stacks[e.axis]._visualValues[i]=e.getValueForPixel(m)-e.getValueForPixel(x))}if(x===e.getPixelForValue(r)){let _=gt(p)*e.getLineWidthForValue(r)/2;x+=_,p-=_}return{size:p,base:x,head:m,center:m+p/2}}_calculateBarIndexPixels(t,e){let n=e.scale,i=this.options,o=i.skipNull,a=I(i.maxBarThickness,1/0),r,l,c=this._getAxisCount();if(e.grouped){let h=o?this._getStackCount(t):e.stackCount,u=i.barThickness==="flex"?rl(t,e,i,h*c):al(t,e,i,h*c),d=this.chart.options.indexAxis==="x"?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(I(d,this.getFirstScaleIdForIndexAxis())),m=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=u.start+u.chunk*m+u.chunk/2,l=Math.min(a,u.chunk*u.ratio)}else r=n.getPixelForValue(this.getParsed(t)[n.axis],t),l=Math.min(a,e.min*e.ratio);return{base:r-l/2,head:r+l/2,center:r,size:l}}draw(){let t=this._cachedMeta,e=t.vScale,n=t.data,i=n.length,o=0;for(;o<i;++o)this.getParsed(o)[e.axis]!==null&&!n[o].hidden&&n[o].draw(this._ctx)}};T(Ut,"id","bar"),T(Ut,"defaults",{datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}}),T(Ut,"overrides",{scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}});function $t(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}var An=class s{constructor(t){T(this,"options");this.options=t||{}}static override(t){Object.assign(s.prototype,t)}init(){}formats(){return $t()}parse(){return $t()}format(){return $t()}add(){return $t()}diff(){return $t()}startOf(){return $t()}endOf(){return $t()}},gl={_date:An};function pl(s,t,e,n){let{controller:i,data:o,_sorted:a}=s,r=i._cachedMeta.iScale,l=s.dataset&&s.dataset.options?s.dataset.options.spanGaps:null;if(r&&t===r.axis&&t!=="r"&&a&&o.length){let c=r._reversePixels?vi:Qe;if(n){if(i._sharedOptions){let h=o[0],u=typeof h.getRange=="function"&&h.getRange(t);if(u){let d=c(o,t,e-u),f=c(o,t,e+u);return{lo:d.lo,hi:f.hi}}}}else{let h=c(o,t,e);if(l){let{vScale:u}=i._cachedMeta,{_parsed:d}=s,f=d.slice(0,h.lo+1).reverse().findIndex(p=>!B(p[u.axis]));h.lo-=Math.max(0,f);let m=d.slice(h.hi).findIndex(p=>!B(p[u.axis]));h.hi+=Math.max(0,m)}return h}}return{lo:0,hi:o.length-1}}function Fe(s,t,e,n,i){let o=s.getSortedVisibleDatasetMetas(),a=e[t];for(let r=0,l=o.length;r<l;++r){let{index:c,data:h}=o[r],{lo:u,hi:d}=pl(o[r],t,a,i);for(let f=u;f<=d;++f){let m=h[f];m.skip||n(m,c,f)}}}function ml(s){let t=s.indexOf("x")!==-1,e=s.indexOf("y")!==-1;return function(n,i){let o=t?Math.abs(n.x-i.x):0,a=e?Math.abs(n.y-i.y):0;return Math.sqrt(Math.pow(o,2)+Math.pow(a,2))}}function Mn(s,t,e,n,i){let o=[];return!i&&!s.isPointInArea(t)||Fe(s,e,t,function(r,l,c){!i&&!Ht(r,s.chartArea,0)||r.inRange(t.x,t.y,n)&&o.push({element:r,datasetIndex:l,index:c})},!0),o}function bl(s,t,e,n){let i=[];function o(a,r,l){let{startAngle:c,endAngle:h}=a.getProps(["startAngle","endAngle"],n),{angle:u}=xi(a,{x:t.x,y:t.y});yi(u,c,h)&&i.push({element:a,datasetIndex:r,index:l})}return Fe(s,e,t,o),i}function xl(s,t,e,n,i,o){let a=[],r=ml(e),l=Number.POSITIVE_INFINITY;function c(h,u,d){let f=h.inRange(t.x,t.y,i);if(n&&!f)return;let m=h.getCenterPoint(i);if(!(!!o||s.isPointInArea(m))&&!f)return;let b=r(t,m);b<l?(a=[{element:h,datasetIndex:u,index:d}],l=b):b===l&&a.push({element:h,datasetIndex:u,index:d})}return Fe(s,e,t,c),a}function vn(s,t,e,n,i,o){return!o&&!s.isPointInArea(t)?[]:e==="r"&&!n?bl(s,t,e,i):xl(s,t,e,n,i,o)}function Xi(s,t,e,n,i){let o=[],a=e==="x"?"inXRange":"inYRange",r=!1;return Fe(s,e,t,(l,c,h)=>{l[a]&&l[a](t[e],i)&&(o.push({element:l,datasetIndex:c,index:h}),r=r||l.inRange(t.x,t.y,i))}),n&&!r?[]:o}var _l={evaluateInteractionItems:Fe,modes:{index(s,t,e,n){let i=Pt(t,s),o=e.axis||"x",a=e.includeInvisible||!1,r=e.intersect?Mn(s,i,o,n,a):vn(s,i,o,!1,n,a),l=[];return r.length?(s.getSortedVisibleDatasetMetas().forEach(c=>{let h=r[0].index,u=c.data[h];u&&!u.skip&&l.push({element:u,datasetIndex:c.index,index:h})}),l):[]},dataset(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1,r=e.intersect?Mn(s,i,o,n,a):vn(s,i,o,!1,n,a);if(r.length>0){let l=r[0].datasetIndex,c=s.getDatasetMeta(l).data;r=[];for(let h=0;h<c.length;++h)r.push({element:c[h],datasetIndex:l,index:h})}return r},point(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return Mn(s,i,o,n,a)},nearest(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return vn(s,i,o,e.intersect,n,a)},x(s,t,e,n){let i=Pt(t,s);return Xi(s,i,"x",e.intersect,n)},y(s,t,e,n){let i=Pt(t,s);return Xi(s,i,"y",e.intersect,n)}}},Oo=["left","top","right","bottom"];function Pe(s,t){return s.filter(e=>e.pos===t)}function Gi(s,t){return s.filter(e=>Oo.indexOf(e.pos)===-1&&e.box.axis===t)}function Ae(s,t){return s.sort((e,n)=>{let i=t?n:e,o=t?e:n;return i.weight===o.weight?i.index-o.index:i.weight-o.weight})}function yl(s){let t=[],e,n,i,o,a,r;for(e=0,n=(s||[]).length;e<n;++e)i=s[e],{position:o,options:{stack:a,stackWeight:r=1}}=i,t.push({index:e,box:i,pos:o,horizontal:i.isHorizontal(),weight:i.weight,stack:a&&o+a,stackWeight:r});return t}function Ml(s){let t={};for(let e of s){let{stack:n,pos:i,stackWeight:o}=e;if(!n||!Oo.includes(i))continue;let a=t[n]||(t[n]={count:0,placed:0,weight:0,size:0});a.count++,a.weight+=o}return t}function vl(s,t){let e=Ml(s),{vBoxMaxWidth:n,hBoxMaxHeight:i}=t,o,a,r;for(o=0,a=s.length;o<a;++o){r=s[o];let{fullSize:l}=r.box,c=e[r.stack],h=c&&r.stackWeight/c.weight;r.horizontal?(r.width=h?h*n:l&&t.availableWidth,r.height=i):(r.width=n,r.height=h?h*i:l&&t.availableHeight)}return e}function wl(s){let t=yl(s),e=Ae(t.filter(c=>c.box.fullSize),!0),n=Ae(Pe(t,"left"),!0),i=Ae(Pe(t,"right")),o=Ae(Pe(t,"top"),!0),a=Ae(Pe(t,"bottom")),r=Gi(t,"x"),l=Gi(t,"y");return{fullSize:e,leftAndTop:n.concat(o),rightAndBottom:i.concat(l).concat(a).concat(r),chartArea:Pe(t,"chartArea"),vertical:n.concat(i).concat(l),horizontal:o.concat(a).concat(r)}}function qi(s,t,e,n){return Math.max(s[e],t[e])+Math.max(s[n],t[n])}function Lo(s,t){s.top=Math.max(s.top,t.top),s.left=Math.max(s.left,t.left),s.bottom=Math.max(s.bottom,t.bottom),s.right=Math.max(s.right,t.right)}function Sl(s,t,e,n){let{pos:i,box:o}=e,a=s.maxPadding;if(!F(i)){e.size&&(s[i]-=e.size);let u=n[e.stack]||{size:0,count:1};u.size=Math.max(u.size,e.horizontal?o.height:o.width),e.size=u.size/u.count,s[i]+=e.size}o.getPadding&&Lo(a,o.getPadding());let r=Math.max(0,t.outerWidth-qi(a,s,"left","right")),l=Math.max(0,t.outerHeight-qi(a,s,"top","bottom")),c=r!==s.w,h=l!==s.h;return s.w=r,s.h=l,e.horizontal?{same:c,other:h}:{same:h,other:c}}function kl(s){let t=s.maxPadding;function e(n){let i=Math.max(t[n]-s[n],0);return s[n]+=i,i}s.y+=e("top"),s.x+=e("left"),e("right"),e("bottom")}function Cl(s,t){let e=t.maxPadding;function n(i){let o={left:0,top:0,right:0,bottom:0};return i.forEach(a=>{o[a]=Math.max(t[a],e[a])}),o}return n(s?["left","right"]:["top","bottom"])}function Oe(s,t,e,n){let i=[],o,a,r,l,c,h;for(o=0,a=s.length,c=0;o<a;++o){r=s[o],l=r.box,l.update(r.width||t.w,r.height||t.h,Cl(r.horizontal,t));let{same:u,other:d}=Sl(t,e,r,n);c|=u&&i.length,h=h||d,l.fullSize||i.push(r)}return c&&Oe(i,t,e,n)||h}function ls(s,t,e,n,i){s.top=e,s.left=t,s.right=t+n,s.bottom=e+i,s.width=n,s.height=i}function Ki(s,t,e,n){let i=e.padding,{x:o,y:a}=t;for(let r of s){let l=r.box,c=n[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/c.weight||1;if(r.horizontal){let u=t.w*h,d=c.size||l.height;se(c.start)&&(a=c.start),l.fullSize?ls(l,i.left,a,e.outerWidth-i.right-i.left,d):ls(l,t.left+c.placed,a,u,d),c.start=a,c.placed+=u,a=l.bottom}else{let u=t.h*h,d=c.size||l.width;se(c.start)&&(o=c.start),l.fullSize?ls(l,o,i.top,d,e.outerHeight-i.bottom-i.top):ls(l,o,t.top+c.placed,d,u),c.start=o,c.placed+=u,o=l.right}}t.x=o,t.y=a}var At={addBox(s,t){s.boxes||(s.boxes=[]),t.fullSize=t.fullSize||!1,t.position=t.position||"top",t.weight=t.weight||0,t._layers=t._layers||function(){return[{z:0,draw(e){t.draw(e)}}]},s.boxes.push(t)},removeBox(s,t){let e=s.boxes?s.boxes.indexOf(t):-1;e!==-1&&s.boxes.splice(e,1)},configure(s,t,e){t.fullSize=e.fullSize,t.position=e.position,t.weight=e.weight},update(s,t,e,n){if(!s)return;let i=X(s.options.layout.padding),o=Math.max(t-i.width,0),a=Math.max(e-i.height,0),r=wl(s.boxes),l=r.vertical,c=r.horizontal;W(s.boxes,p=>{typeof p.beforeLayout=="function"&&p.beforeLayout()});let h=l.reduce((p,b)=>b.box.options&&b.box.options.display===!1?p:p+1,0)||1,u=Object.freeze({outerWidth:t,outerHeight:e,padding:i,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/h,hBoxMaxHeight:a/2}),d=Object.assign({},i);Lo(d,X(n));let f=Object.assign({maxPadding:d,w:o,h:a,x:i.left,y:i.top},i),m=vl(l.concat(c),u);Oe(r.fullSize,f,u,m),Oe(l,f,u,m),Oe(c,f,u,m)&&Oe(l,f,u,m),kl(f),Ki(r.leftAndTop,f,u,m),f.x+=f.w,f.y+=f.h,Ki(r.rightAndBottom,f,u,m),s.chartArea={left:f.left,top:f.top,right:f.left+f.w,bottom:f.top+f.h,height:f.h,width:f.w},W(r.chartArea,p=>{let b=p.box;Object.assign(b,s.chartArea),b.update(f.w,f.h,{left:0,top:0,right:0,bottom:0})})}},xs=class{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,n){}removeEventListener(t,e,n){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,n,i){return e=Math.max(0,e||t.width),n=n||t.height,{width:e,height:Math.max(0,i?Math.floor(e/i):n)}}isAttached(t){return!0}updateConfig(t){}},Dn=class extends xs{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}},ps="$chartjs",Pl={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},Ji=s=>s===null||s==="";function Al(s,t){let e=s.style,n=s.getAttribute("height"),i=s.getAttribute("width");if(s[ps]={initial:{height:n,width:i,style:{display:e.display,height:e.height,width:e.width}}},e.display=e.display||"block",e.boxSizing=e.boxSizing||"border-box",Ji(i)){let o=gn(s,"width");o!==void 0&&(s.width=o)}if(Ji(n))if(s.style.height==="")s.height=s.width/(t||2);else{let o=gn(s,"height");o!==void 0&&(s.height=o)}return s}var Eo=Fi?{passive:!0}:!1;function Dl(s,t,e){s&&s.addEventListener(t,e,Eo)}function Tl(s,t,e){s&&s.canvas&&s.canvas.removeEventListener(t,e,Eo)}function Ol(s,t){let e=Pl[s.type]||s.type,{x:n,y:i}=Pt(s,t);return{type:e,chart:t,native:s,x:n!==void 0?n:null,y:i!==void 0?i:null}}function _s(s,t){for(let e of s)if(e===t||e.contains(t))return!0}function Ll(s,t,e){let n=s.canvas,i=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||_s(r.addedNodes,n),a=a&&!_s(r.removedNodes,n);a&&e()});return i.observe(document,{childList:!0,subtree:!0}),i}function El(s,t,e){let n=s.canvas,i=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||_s(r.removedNodes,n),a=a&&!_s(r.addedNodes,n);a&&e()});return i.observe(document,{childList:!0,subtree:!0}),i}var Re=new Map,Zi=0;function Ro(){let s=window.devicePixelRatio;s!==Zi&&(Zi=s,Re.forEach((t,e)=>{e.currentDevicePixelRatio!==s&&t()}))}function Rl(s,t){Re.size||window.addEventListener("resize",Ro),Re.set(s,t)}function Il(s){Re.delete(s),Re.size||window.removeEventListener("resize",Ro)}function Fl(s,t,e){let n=s.canvas,i=n&&as(n);if(!i)return;let o=en((r,l)=>{let c=i.clientWidth;e(r,l),c<i.clientWidth&&e()},window),a=new ResizeObserver(r=>{let l=r[0],c=l.contentRect.width,h=l.contentRect.height;c===0&&h===0||o(c,h)});return a.observe(i),Rl(s,o),a}function wn(s,t,e){e&&e.disconnect(),t==="resize"&&Il(s)}function zl(s,t,e){let n=s.canvas,i=en(o=>{s.ctx!==null&&e(Ol(o,s))},s);return Dl(n,t,i),i}var Tn=class extends xs{acquireContext(t,e){let n=t&&t.getContext&&t.getContext("2d");return n&&n.canvas===t?(Al(t,e),n):null}releaseContext(t){let e=t.canvas;if(!e[ps])return!1;let n=e[ps].initial;["height","width"].forEach(o=>{let a=n[o];B(a)?e.removeAttribute(o):e.setAttribute(o,a)});let i=n.style||{};return Object.keys(i).forEach(o=>{e.style[o]=i[o]}),e.width=e.width,delete e[ps],!0}addEventListener(t,e,n){this.removeEventListener(t,e);let i=t.$proxies||(t.$proxies={}),a={attach:Ll,detach:El,resize:Fl}[e]||zl;i[e]=a(t,e,n)}removeEventListener(t,e){let n=t.$proxies||(t.$proxies={}),i=n[e];if(!i)return;({attach:wn,detach:wn,resize:wn}[e]||Tl)(t,e,i),n[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,n,i){return Ii(t,e,n,i)}isAttached(t){let e=t&&as(t);return!!(e&&e.isConnected)}};function Bl(s){return!os()||typeof OffscreenCanvas<"u"&&s instanceof OffscreenCanvas?Dn:Tn}var xt=class{constructor(){T(this,"x");T(this,"y");T(this,"active",!1);T(this,"options");T(this,"$animations")}tooltipPosition(t){let{x:e,y:n}=this.getProps(["x","y"],t);return{x:e,y:n}}hasValue(){return we(this.x)&&we(this.y)}getProps(t,e){let n=this.$animations;if(!e||!n)return this;let i={};return t.forEach(o=>{i[o]=n[o]&&n[o].active()?n[o]._to:this[o]}),i}};T(xt,"defaults",{}),T(xt,"defaultRoutes");function Wl(s,t){let e=s.options.ticks,n=Hl(s),i=Math.min(e.maxTicksLimit||n,n),o=e.major.enabled?Nl(t):[],a=o.length,r=o[0],l=o[a-1],c=[];if(a>i)return $l(t,c,o,a/i),c;let h=Vl(o,t,i);if(a>0){let u,d,f=a>1?Math.round((l-r)/(a-1)):null;for(cs(t,c,h,B(f)?0:r-f,r),u=0,d=a-1;u<d;u++)cs(t,c,h,o[u],o[u+1]);return cs(t,c,h,l,B(f)?t.length:l+f),c}return cs(t,c,h),c}function Hl(s){let t=s.options.offset,e=s._tickSize(),n=s._length/e+(t?0:1),i=s._maxLength/e;return Math.floor(Math.min(n,i))}function Vl(s,t,e){let n=jl(s),i=t.length/e;if(!n)return Math.max(i,1);let o=mi(n);for(let a=0,r=o.length-1;a<r;a++){let l=o[a];if(l>i)return l}return Math.max(i,1)}function Nl(s){let t=[],e,n;for(e=0,n=s.length;e<n;e++)s[e].major&&t.push(e);return t}function $l(s,t,e,n){let i=0,o=e[0],a;for(n=Math.ceil(n),a=0;a<s.length;a++)a===o&&(t.push(s[a]),i++,o=e[i*n])}function cs(s,t,e,n,i){let o=I(n,0),a=Math.min(I(i,s.length),s.length),r=0,l,c,h;for(e=Math.ceil(e),i&&(l=i-n,e=l/Math.floor(l/e)),h=o;h<0;)r++,h=Math.round(o+r*e);for(c=Math.max(o,0);c<a;c++)c===h&&(t.push(s[c]),r++,h=Math.round(o+r*e))}function jl(s){let t=s.length,e,n;if(t<2)return!1;for(n=s[0],e=1;e<t;++e)if(s[e]-s[e-1]!==n)return!1;return n}var Yl=s=>s==="left"?"right":s==="right"?"left":s,Qi=(s,t,e)=>t==="top"||t==="left"?s[t]+e:s[t]-e,to=(s,t)=>Math.min(t||s,s);function eo(s,t){let e=[],n=s.length/t,i=s.length,o=0;for(;o<i;o+=n)e.push(s[Math.floor(o)]);return e}function Ul(s,t,e){let n=s.ticks.length,i=Math.min(t,n-1),o=s._startPixel,a=s._endPixel,r=1e-6,l=s.getPixelForTick(i),c;if(!(e&&(n===1?c=Math.max(l-o,a-l):t===0?c=(s.getPixelForTick(1)-l)/2:c=(l-s.getPixelForTick(i-1))/2,l+=i<t?c:-c,l<o-r||l>a+r)))return l}function Xl(s,t){W(s,e=>{let n=e.gc,i=n.length/2,o;if(i>t){for(o=0;o<i;++o)delete e.data[n[o]];n.splice(0,i)}})}function De(s){return s.drawTicks?s.tickLength:0}function so(s,t){if(!s.display)return 0;let e=U(s.font,t),n=X(s.padding);return(V(s.text)?s.text.length:1)*e.lineHeight+n.height}function Gl(s,t){return Ct(s,{scale:t,type:"scale"})}function ql(s,t,e){return Ct(s,{tick:e,index:t,type:"tick"})}function Kl(s,t,e){let n=sn(s);return(e&&t!=="right"||!e&&t==="right")&&(n=Yl(n)),n}function Jl(s,t,e,n){let{top:i,left:o,bottom:a,right:r,chart:l}=s,{chartArea:c,scales:h}=l,u=0,d,f,m,p=a-i,b=r-o;if(s.isHorizontal()){if(f=K(n,o,r),F(e)){let x=Object.keys(e)[0],_=e[x];m=h[x].getPixelForValue(_)+p-t}else e==="center"?m=(c.bottom+c.top)/2+p-t:m=Qi(s,e,t);d=r-o}else{if(F(e)){let x=Object.keys(e)[0],_=e[x];f=h[x].getPixelForValue(_)-b+t}else e==="center"?f=(c.left+c.right)/2-b+t:f=Qi(s,e,t);m=K(n,a,i),u=e==="left"?-G:G}return{titleX:f,titleY:m,maxWidth:d,rotation:u}}var Gt=class s extends xt{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:n,_suggestedMax:i}=this;return t=q(t,Number.POSITIVE_INFINITY),e=q(e,Number.NEGATIVE_INFINITY),n=q(n,Number.POSITIVE_INFINITY),i=q(i,Number.NEGATIVE_INFINITY),{min:q(t,n),max:q(e,i),minDefined:j(t),maxDefined:j(e)}}getMinMax(t){let{min:e,max:n,minDefined:i,maxDefined:o}=this.getUserBounds(),a;if(i&&o)return{min:e,max:n};let r=this.getMatchingVisibleMetas();for(let l=0,c=r.length;l<c;++l)a=r[l].controller.getMinMax(this,t),i||(e=Math.min(e,a.min)),o||(n=Math.max(n,a.max));return e=o&&e>n?n:e,n=i&&e>n?e:n,{min:q(e,q(n,e)),max:q(n,q(e,n))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){let t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){H(this.options.beforeUpdate,[this])}update(t,e,n){let{beginAtZero:i,grace:o,ticks:a}=this.options,r=a.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=n=Object.assign({left:0,right:0,top:0,bottom:0},n),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+n.left+n.right:this.height+n.top+n.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=Oi(this,o,i),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();let l=r<this.ticks.length;this._convertTicksToLabels(l?eo(this.ticks,r):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),a.display&&(a.autoSkip||a.source==="auto")&&(this.ticks=Wl(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),l&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t=this.options.reverse,e,n;this.isHorizontal()?(e=this.left,n=this.right):(e=this.top,n=this.bottom,t=!t),this._startPixel=e,this._endPixel=n,this._reversePixels=t,this._length=n-e,this._alignToPixels=this.options.alignToPixels}afterUpdate(){H(this.options.afterUpdate,[this])}beforeSetDimensions(){H(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){H(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),H(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){H(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){let e=this.options.ticks,n,i,o;for(n=0,i=t.length;n<i;n++)o=t[n],o.label=H(e.callback,[o.value,n,t],this)}afterTickToLabelConversion(){H(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){H(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){let t=this.options,e=t.ticks,n=to(this.ticks.length,t.ticks.maxTicksLimit),i=e.minRotation||0,o=e.maxRotation,a=i,r,l,c;if(!this._isVisible()||!e.display||i>=o||n<=1||!this.isHorizontal()){this.labelRotation=i;return}let h=this._getLabelSizes(),u=h.widest.width,d=h.highest.height,f=st(this.chart.width-u,0,this.maxWidth);r=t.offset?this.maxWidth/n:f/(n-1),u+6>r&&(r=f/(n-(t.offset?.5:1)),l=this.maxHeight-De(t.grid)-e.padding-so(t.title,this.chart.options.font),c=Math.sqrt(u*u+d*d),a=Je(Math.min(Math.asin(st((h.highest.height+6)/r,-1,1)),Math.asin(st(l/c,-1,1))-Math.asin(st(d/c,-1,1)))),a=Math.max(i,Math.min(o,a))),this.labelRotation=a}afterCalculateLabelRotation(){H(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){H(this.options.beforeFit,[this])}fit(){let t={width:0,height:0},{chart:e,options:{ticks:n,title:i,grid:o}}=this,a=this._isVisible(),r=this.isHorizontal();if(a){let l=so(i,e.options.font);if(r?(t.width=this.maxWidth,t.height=De(o)+l):(t.height=this.maxHeight,t.width=De(o)+l),n.display&&this.ticks.length){let{first:c,last:h,widest:u,highest:d}=this._getLabelSizes(),f=n.padding*2,m=pt(this.labelRotation),p=Math.cos(m),b=Math.sin(m);if(r){let x=n.mirror?0:b*u.width+p*d.height;t.height=Math.min(this.maxHeight,t.height+x+f)}else{let x=n.mirror?0:p*u.width+b*d.height;t.width=Math.min(this.maxWidth,t.width+x+f)}this._calculatePadding(c,h,b,p)}}this._handleMargins(),r?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,n,i){let{ticks:{align:o,padding:a},position:r}=this.options,l=this.labelRotation!==0,c=r!=="top"&&this.axis==="x";if(this.isHorizontal()){let h=this.getPixelForTick(0)-this.left,u=this.right-this.getPixelForTick(this.ticks.length-1),d=0,f=0;l?c?(d=i*t.width,f=n*e.height):(d=n*t.height,f=i*e.width):o==="start"?f=e.width:o==="end"?d=t.width:o!=="inner"&&(d=t.width/2,f=e.width/2),this.paddingLeft=Math.max((d-h+a)*this.width/(this.width-h),0),this.paddingRight=Math.max((f-u+a)*this.width/(this.width-u),0)}else{let h=e.height/2,u=t.height/2;o==="start"?(h=0,u=t.height):o==="end"&&(h=e.height,u=0),this.paddingTop=h+a,this.paddingBottom=u+a}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){H(this.options.afterFit,[this])}isHorizontal(){let{axis:t,position:e}=this.options;return e==="top"||e==="bottom"||t==="x"}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){this.beforeTickToLabelConversion(),this.generateTickLabels(t);let e,n;for(e=0,n=t.length;e<n;e++)B(t[e].label)&&(t.splice(e,1),n--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){let e=this.options.ticks.sampleSize,n=this.ticks;e<n.length&&(n=eo(n,e)),this._labelSizes=t=this._computeLabelSizes(n,n.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,n){let{ctx:i,_longestTextCache:o}=this,a=[],r=[],l=Math.floor(e/to(e,n)),c=0,h=0,u,d,f,m,p,b,x,_,v,w,M;for(u=0;u<e;u+=l){if(m=t[u].label,p=this._resolveTickFontOptions(u),i.font=b=p.string,x=o[b]=o[b]||{data:{},gc:[]},_=p.lineHeight,v=w=0,!B(m)&&!V(m))v=ye(i,x.data,x.gc,v,m),w=_;else if(V(m))for(d=0,f=m.length;d<f;++d)M=m[d],!B(M)&&!V(M)&&(v=ye(i,x.data,x.gc,v,M),w+=_);a.push(v),r.push(w),c=Math.max(v,c),h=Math.max(w,h)}Xl(o,e);let S=a.indexOf(c),C=r.indexOf(h),k=D=>({width:a[D]||0,height:r[D]||0});return{first:k(0),last:k(e-1),widest:k(S),highest:k(C),widths:a,heights:r}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);let e=this._startPixel+t*this._length;return Mi(this._alignToPixels?St(this.chart,e,0):e)}getDecimalForPixel(t){let e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){let{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){let e=this.ticks||[];if(t>=0&&t<e.length){let n=e[t];return n.$context||(n.$context=ql(this.getContext(),t,n))}return this.$context||(this.$context=Gl(this.chart.getContext(),this))}_tickSize(){let t=this.options.ticks,e=pt(this.labelRotation),n=Math.abs(Math.cos(e)),i=Math.abs(Math.sin(e)),o=this._getLabelSizes(),a=t.autoSkipPadding||0,r=o?o.widest.width+a:0,l=o?o.highest.height+a:0;return this.isHorizontal()?l*n>r*i?r/n:l/i:l*i<r*n?l/n:r/i}_isVisible(){let t=this.options.display;return t!=="auto"?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){let e=this.axis,n=this.chart,i=this.options,{grid:o,position:a,border:r}=i,l=o.offset,c=this.isHorizontal(),u=this.ticks.length+(l?1:0),d=De(o),f=[],m=r.setContext(this.getContext()),p=m.display?m.width:0,b=p/2,x=function(R){return St(n,R,p)},_,v,w,M,S,C,k,D,z,L,y,A;if(a==="top")_=x(this.bottom),C=this.bottom-d,D=_-b,L=x(t.top)+b,A=t.bottom;else if(a==="bottom")_=x(this.top),L=t.top,A=x(t.bottom)-b,C=_+b,D=this.top+d;else if(a==="left")_=x(this.right),S=this.right-d,k=_-b,z=x(t.left)+b,y=t.right;else if(a==="right")_=x(this.left),z=t.left,y=x(t.right)-b,S=_+b,k=this.left+d;else if(e==="x"){if(a==="center")_=x((t.top+t.bottom)/2+.5);else if(F(a)){let R=Object.keys(a)[0],$=a[R];_=x(this.chart.scales[R].getPixelForValue($))}L=t.top,A=t.bottom,C=_+b,D=C+d}else if(e==="y"){if(a==="center")_=x((t.left+t.right)/2);else if(F(a)){let R=Object.keys(a)[0],$=a[R];_=x(this.chart.scales[R].getPixelForValue($))}S=_-b,k=S-d,z=t.left,y=t.right}let E=I(i.ticks.maxTicksLimit,u),P=Math.max(1,Math.ceil(u/E));for(v=0;v<u;v+=P){let R=this.getContext(v),$=o.setContext(R),at=r.setContext(R),Lt=$.lineWidth,ht=$.color,Kt=at.dash||[],Jt=at.dashOffset,ge=$.tickWidth,Et=$.tickColor,pe=$.tickBorderDash||[],Rt=$.tickBorderDashOffset;w=Ul(this,v,l),w!==void 0&&(M=St(n,w,Lt),c?S=k=z=y=M:C=D=L=A=M,f.push({tx1:S,ty1:C,tx2:k,ty2:D,x1:z,y1:L,x2:y,y2:A,width:Lt,color:ht,borderDash:Kt,borderDashOffset:Jt,tickWidth:ge,tickColor:Et,tickBorderDash:pe,tickBorderDashOffset:Rt}))}return this._ticksLength=u,this._borderValue=_,f}_computeLabelItems(t){let e=this.axis,n=this.options,{position:i,ticks:o}=n,a=this.isHorizontal(),r=this.ticks,{align:l,crossAlign:c,padding:h,mirror:u}=o,d=De(n.grid),f=d+h,m=u?-h:f,p=-pt(this.labelRotation),b=[],x,_,v,w,M,S,C,k,D,z,L,y,A="middle";if(i==="top")S=this.bottom-m,C=this._getXAxisLabelAlignment();else if(i==="bottom")S=this.top+m,C=this._getXAxisLabelAlignment();else if(i==="left"){let P=this._getYAxisLabelAlignment(d);C=P.textAlign,M=P.x}else if(i==="right"){let P=this._getYAxisLabelAlignment(d);C=P.textAlign,M=P.x}else if(e==="x"){if(i==="center")S=(t.top+t.bottom)/2+f;else if(F(i)){let P=Object.keys(i)[0],R=i[P];S=this.chart.scales[P].getPixelForValue(R)+f}C=this._getXAxisLabelAlignment()}else if(e==="y"){if(i==="center")M=(t.left+t.right)/2-f;else if(F(i)){let P=Object.keys(i)[0],R=i[P];M=this.chart.scales[P].getPixelForValue(R)}C=this._getYAxisLabelAlignment(d).textAlign}e==="y"&&(l==="start"?A="top":l==="end"&&(A="bottom"));let E=this._getLabelSizes();for(x=0,_=r.length;x<_;++x){v=r[x],w=v.label;let P=o.setContext(this.getContext(x));k=this.getPixelForTick(x)+o.labelOffset,D=this._resolveTickFontOptions(x),z=D.lineHeight,L=V(w)?w.length:1;let R=L/2,$=P.color,at=P.textStrokeColor,Lt=P.textStrokeWidth,ht=C;a?(M=k,C==="inner"&&(x===_-1?ht=this.options.reverse?"left":"right":x===0?ht=this.options.reverse?"right":"left":ht="center"),i==="top"?c==="near"||p!==0?y=-L*z+z/2:c==="center"?y=-E.highest.height/2-R*z+z:y=-E.highest.height+z/2:c==="near"||p!==0?y=z/2:c==="center"?y=E.highest.height/2-R*z:y=E.highest.height-L*z,u&&(y*=-1),p!==0&&!P.showLabelBackdrop&&(M+=z/2*Math.sin(p))):(S=k,y=(1-L)*z/2);let Kt;if(P.showLabelBackdrop){let Jt=X(P.backdropPadding),ge=E.heights[x],Et=E.widths[x],pe=y-Jt.top,Rt=0-Jt.left;switch(A){case"middle":pe-=ge/2;break;case"bottom":pe-=ge;break}switch(C){case"center":Rt-=Et/2;break;case"right":Rt-=Et;break;case"inner":x===_-1?Rt-=Et:x>0&&(Rt-=Et/2);break}Kt={left:Rt,top:pe,width:Et+Jt.width,height:ge+Jt.height,color:P.backdropColor}}b.push({label:w,font:D,textOffset:y,options:{rotation:p,color:$,strokeColor:at,strokeWidth:Lt,textAlign:ht,textBaseline:A,translation:[M,S],backdrop:Kt}})}return b}_getXAxisLabelAlignment(){let{position:t,ticks:e}=this.options;if(-pt(this.labelRotation))return t==="top"?"left":"right";let i="center";return e.align==="start"?i="left":e.align==="end"?i="right":e.align==="inner"&&(i="inner"),i}_getYAxisLabelAlignment(t){let{position:e,ticks:{crossAlign:n,mirror:i,padding:o}}=this.options,a=this._getLabelSizes(),r=t+o,l=a.widest.width,c,h;return e==="left"?i?(h=this.right+o,n==="near"?c="left":n==="center"?(c="center",h+=l/2):(c="right",h+=l)):(h=this.right-r,n==="near"?c="right":n==="center"?(c="center",h-=l/2):(c="left",h=this.left)):e==="right"?i?(h=this.left+o,n==="near"?c="right":n==="center"?(c="center",h-=l/2):(c="left",h-=l)):(h=this.left+r,n==="near"?c="left":n==="center"?(c="center",h+=l/2):(c="right",h=this.right)):c="right",{textAlign:c,x:h}}_computeLabelArea(){if(this.options.ticks.mirror)return;let t=this.chart,e=this.options.position;if(e==="left"||e==="right")return{top:0,left:this.left,bottom:t.height,right:this.right};if(e==="top"||e==="bottom")return{top:this.top,left:0,bottom:this.bottom,right:t.width}}drawBackground(){let{ctx:t,options:{backgroundColor:e},left:n,top:i,width:o,height:a}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(n,i,o,a),t.restore())}getLineWidthForValue(t){let e=this.options.grid;if(!this._isVisible()||!e.display)return 0;let i=this.ticks.findIndex(o=>o.value===t);return i>=0?e.setContext(this.getContext(i)).lineWidth:0}drawGrid(t){let e=this.options.grid,n=this.ctx,i=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t)),o,a,r=(l,c,h)=>{!h.width||!h.color||(n.save(),n.lineWidth=h.width,n.strokeStyle=h.color,n.setLineDash(h.borderDash||[]),n.lineDashOffset=h.borderDashOffset,n.beginPath(),n.moveTo(l.x,l.y),n.lineTo(c.x,c.y),n.stroke(),n.restore())};if(e.display)for(o=0,a=i.length;o<a;++o){let l=i[o];e.drawOnChartArea&&r({x:l.x1,y:l.y1},{x:l.x2,y:l.y2},l),e.drawTicks&&r({x:l.tx1,y:l.ty1},{x:l.tx2,y:l.ty2},{color:l.tickColor,width:l.tickWidth,borderDash:l.tickBorderDash,borderDashOffset:l.tickBorderDashOffset})}}drawBorder(){let{chart:t,ctx:e,options:{border:n,grid:i}}=this,o=n.setContext(this.getContext()),a=n.display?o.width:0;if(!a)return;let r=i.setContext(this.getContext(0)).lineWidth,l=this._borderValue,c,h,u,d;this.isHorizontal()?(c=St(t,this.left,a)-a/2,h=St(t,this.right,r)+r/2,u=d=l):(u=St(t,this.top,a)-a/2,d=St(t,this.bottom,r)+r/2,c=h=l),e.save(),e.lineWidth=o.width,e.strokeStyle=o.color,e.beginPath(),e.moveTo(c,u),e.lineTo(h,d),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;let n=this.ctx,i=this._computeLabelArea();i&&ss(n,i);let o=this.getLabelItems(t);for(let a of o){let r=a.options,l=a.font,c=a.label,h=a.textOffset;Vt(n,c,0,h,l,r)}i&&ns(n)}drawTitle(){let{ctx:t,options:{position:e,title:n,reverse:i}}=this;if(!n.display)return;let o=U(n.font),a=X(n.padding),r=n.align,l=o.lineHeight/2;e==="bottom"||e==="center"||F(e)?(l+=a.bottom,V(n.text)&&(l+=o.lineHeight*(n.text.length-1))):l+=a.top;let{titleX:c,titleY:h,maxWidth:u,rotation:d}=Jl(this,l,e,r);Vt(t,n.text,0,0,o,{color:n.color,maxWidth:u,rotation:d,textAlign:Kl(r,e,i),textBaseline:"middle",translation:[c,h],strokeColor:n.strokeColor,strokeWidth:n.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){let t=this.options,e=t.ticks&&t.ticks.z||0,n=I(t.grid&&t.grid.z,-1),i=I(t.border&&t.border.z,0);return!this._isVisible()||this.draw!==s.prototype.draw?[{z:e,draw:o=>{this.draw(o)}}]:[{z:n,draw:o=>{this.drawBackground(),this.drawGrid(o),this.drawTitle()}},{z:i,draw:()=>{this.drawBorder()}},{z:e,draw:o=>{this.drawLabels(o)}}]}getMatchingVisibleMetas(t){let e=this.chart.getSortedVisibleDatasetMetas(),n=this.axis+"AxisID",i=[],o,a;for(o=0,a=e.length;o<a;++o){let r=e[o];r[n]===this.id&&(!t||r.type===t)&&i.push(r)}return i}_resolveTickFontOptions(t){let e=this.options.ticks.setContext(this.getContext(t));return U(e.font)}_maxDigits(){let t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}},oe=class{constructor(t,e,n){this.type=t,this.scope=e,this.override=n,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){let e=Object.getPrototypeOf(t),n;tc(e)&&(n=this.register(e));let i=this.items,o=t.id,a=this.scope+"."+o;if(!o)throw new Error("class does not have id: "+t);return o in i||(i[o]=t,Zl(t,a,n),this.override&&N.override(t.id,t.overrides)),a}get(t){return this.items[t]}unregister(t){let e=this.items,n=t.id,i=this.scope;n in e&&delete e[n],i&&n in N[i]&&(delete N[i][n],this.override&&delete wt[n])}};function Zl(s,t,e){let n=te(Object.create(null),[e?N.get(e):{},N.get(t),s.defaults]);N.set(t,n),s.defaultRoutes&&Ql(t,s.defaultRoutes),s.descriptors&&N.describe(t,s.descriptors)}function Ql(s,t){Object.keys(t).forEach(e=>{let n=e.split("."),i=n.pop(),o=[s].concat(n).join("."),a=t[e].split("."),r=a.pop(),l=a.join(".");N.route(o,i,l,r)})}function tc(s){return"id"in s&&"defaults"in s}var On=class{constructor(){this.controllers=new oe(Yt,"datasets",!0),this.elements=new oe(xt,"elements"),this.plugins=new oe(Object,"plugins"),this.scales=new oe(Gt,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,n){[...e].forEach(i=>{let o=n||this._getRegistryForType(i);n||o.isForType(i)||o===this.plugins&&i.id?this._exec(t,o,i):W(i,a=>{let r=n||this._getRegistryForType(a);this._exec(t,r,a)})})}_exec(t,e,n){let i=Ke(t);H(n["before"+i],[],n),e[t](n),H(n["after"+i],[],n)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){let n=this._typedRegistries[e];if(n.isForType(t))return n}return this.plugins}_get(t,e,n){let i=e.get(t);if(i===void 0)throw new Error(\'"\'+t+\'" is not a registered \'+n+".");return i}},ct=new On,Ln=class{constructor(){this._init=void 0}notify(t,e,n,i){if(e==="beforeInit"&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),this._init===void 0)return;let o=i?this._descriptors(t).filter(i):this._descriptors(t),a=this._notify(o,t,e,n);return e==="afterDestroy"&&(this._notify(o,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),a}_notify(t,e,n,i){i=i||{};for(let o of t){let a=o.plugin,r=a[n],l=[e,i,o.options];if(H(r,l,a)===!1&&i.cancelable)return!1}return!0}invalidate(){B(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;let e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){let n=t&&t.config,i=I(n.options&&n.options.plugins,{}),o=ec(n);return i===!1&&!e?[]:nc(t,o,i,e)}_notifyStateChanges(t){let e=this._oldCache||[],n=this._cache,i=(o,a)=>o.filter(r=>!a.some(l=>r.plugin.id===l.plugin.id));this._notify(i(e,n),t,"stop"),this._notify(i(n,e),t,"start")}};function ec(s){let t={},e=[],n=Object.keys(ct.plugins.items);for(let o=0;o<n.length;o++)e.push(ct.getPlugin(n[o]));let i=s.plugins||[];for(let o=0;o<i.length;o++){let a=i[o];e.indexOf(a)===-1&&(e.push(a),t[a.id]=!0)}return{plugins:e,localIds:t}}function sc(s,t){return!t&&s===!1?null:s===!0?{}:s}function nc(s,{plugins:t,localIds:e},n,i){let o=[],a=s.getContext();for(let r of t){let l=r.id,c=sc(n[l],i);c!==null&&o.push({plugin:r,options:ic(s.config,{plugin:r,local:e[l]},c,a)})}return o}function ic(s,{plugin:t,local:e},n,i){let o=s.pluginScopeKeys(t),a=s.getOptionScopes(n,o);return e&&t.defaults&&a.push(t.defaults),s.createResolver(a,i,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function En(s,t){let e=N.datasets[s]||{};return((t.datasets||{})[s]||{}).indexAxis||t.indexAxis||e.indexAxis||"x"}function oc(s,t){let e=s;return s==="_index_"?e=t:s==="_value_"&&(e=t==="x"?"y":"x"),e}function ac(s,t){return s===t?"_index_":"_value_"}function no(s){if(s==="x"||s==="y"||s==="r")return s}function rc(s){if(s==="top"||s==="bottom")return"x";if(s==="left"||s==="right")return"y"}function Rn(s,...t){if(no(s))return s;for(let e of t){let n=e.axis||rc(e.position)||s.length>1&&no(s[0].toLowerCase());if(n)return n}throw new Error(`Cannot determine type of \'${s}\' axis. Please provide \'axis\' or \'position\' option.`)}function io(s,t,e){if(e[t+"AxisID"]===s)return{axis:t}}function lc(s,t){if(t.data&&t.data.datasets){let e=t.data.datasets.filter(n=>n.xAxisID===s||n.yAxisID===s);if(e.length)return io(s,"x",e[0])||io(s,"y",e[0])}return{}}function cc(s,t){let e=wt[s.type]||{scales:{}},n=t.scales||{},i=En(s.type,t),o=Object.create(null);return Object.keys(n).forEach(a=>{let r=n[a];if(!F(r))return console.error(`Invalid scale configuration for scale: ${a}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${a}`);let l=Rn(a,r,lc(a,s),N.scales[r.type]),c=ac(l,i),h=e.scales||{};o[a]=ee(Object.create(null),[{axis:l},r,h[l],h[c]])}),s.data.datasets.forEach(a=>{let r=a.type||s.type,l=a.indexAxis||En(r,t),h=(wt[r]||{}).scales||{};Object.keys(h).forEach(u=>{let d=oc(u,l),f=a[d+"AxisID"]||d;o[f]=o[f]||Object.create(null),ee(o[f],[{axis:d},n[f],h[u]])})}),Object.keys(o).forEach(a=>{let r=o[a];ee(r,[N.scales[r.type],N.scale])}),o}function Io(s){let t=s.options||(s.options={});t.plugins=I(t.plugins,{}),t.scales=cc(s,t)}function Fo(s){return s=s||{},s.datasets=s.datasets||[],s.labels=s.labels||[],s}function hc(s){return s=s||{},s.data=Fo(s.data),Io(s),s}var oo=new Map,zo=new Set;function hs(s,t){let e=oo.get(s);return e||(e=t(),oo.set(s,e),zo.add(e)),e}var Te=(s,t,e)=>{let n=Bt(t,e);n!==void 0&&s.add(n)},In=class{constructor(t){this._config=hc(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=Fo(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){let t=this._config;this.clearCache(),Io(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return hs(t,()=>[[`datasets.${t}`,""]])}datasetAnimationScopeKeys(t,e){return hs(`${t}.transition.${e}`,()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]])}datasetElementScopeKeys(t,e){return hs(`${t}-${e}`,()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]])}pluginScopeKeys(t){let e=t.id,n=this.type;return hs(`${n}-plugin-${e}`,()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]])}_cachedScopes(t,e){let n=this._scopeCache,i=n.get(t);return(!i||e)&&(i=new Map,n.set(t,i)),i}getOptionScopes(t,e,n){let{options:i,type:o}=this,a=this._cachedScopes(t,n),r=a.get(e);if(r)return r;let l=new Set;e.forEach(h=>{t&&(l.add(t),h.forEach(u=>Te(l,t,u))),h.forEach(u=>Te(l,i,u)),h.forEach(u=>Te(l,wt[o]||{},u)),h.forEach(u=>Te(l,N,u)),h.forEach(u=>Te(l,es,u))});let c=Array.from(l);return c.length===0&&c.push(Object.create(null)),zo.has(e)&&a.set(e,c),c}chartOptionScopes(){let{options:t,type:e}=this;return[t,wt[e]||{},N.datasets[e]||{},{type:e},N,es]}resolveNamedOptions(t,e,n,i=[""]){let o={$shared:!0},{resolver:a,subPrefixes:r}=ao(this._resolverCache,t,i),l=a;if(dc(a,e)){o.$shared=!1,n=dt(n)?n():n;let c=this.createResolver(t,n,r);l=zt(a,n,c)}for(let c of e)o[c]=l[c];return o}createResolver(t,e,n=[""],i){let{resolver:o}=ao(this._resolverCache,t,n);return F(e)?zt(o,e,void 0,i):o}};function ao(s,t,e){let n=s.get(t);n||(n=new Map,s.set(t,n));let i=e.join(),o=n.get(i);return o||(o={resolver:is(t,e),subPrefixes:e.filter(r=>!r.toLowerCase().includes("hover"))},n.set(i,o)),o}var uc=s=>F(s)&&Object.getOwnPropertyNames(s).some(t=>dt(s[t]));function dc(s,t){let{isScriptable:e,isIndexable:n}=hn(s);for(let i of t){let o=e(i),a=n(i),r=(a||o)&&s[i];if(o&&(dt(r)||uc(r))||a&&V(r))return!0}return!1}var fc="4.6.1",gc=["top","bottom","left","right","chartArea"];function ro(s,t){return s==="top"||s==="bottom"||gc.indexOf(s)===-1&&t==="x"}function lo(s,t){return function(e,n){return e[s]===n[s]?e[t]-n[t]:e[s]-n[s]}}function co(s){let t=s.chart,e=t.options.animation;t.notifyPlugins("afterRender"),H(e&&e.onComplete,[s],t)}function pc(s){let t=s.chart,e=t.options.animation;H(e&&e.onProgress,[s],t)}function Bo(s){return os()&&typeof s=="string"?s=document.getElementById(s):s&&s.length&&(s=s[0]),s&&s.canvas&&(s=s.canvas),s}var ms={},ho=s=>{let t=Bo(s);return Object.values(ms).filter(e=>e.canvas===t).pop()};function mc(s,t,e){let n=Object.keys(s);for(let i of n){let o=+i;if(o>=t){let a=s[i];delete s[i],(e>0||o>t)&&(s[o+e]=a)}}}function bc(s,t,e,n){return!e||s.type==="mouseout"?null:n?t:s}var nt=class{static register(...t){ct.add(...t),uo()}static unregister(...t){ct.remove(...t),uo()}constructor(t,e){let n=this.config=new In(e),i=Bo(t),o=ho(i);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");let a=n.createResolver(n.chartOptionScopes(),this.getContext());this.platform=new(n.platform||Bl(i)),this.platform.updateConfig(n);let r=this.platform.acquireContext(i,a.aspectRatio),l=r&&r.canvas,c=l&&l.height,h=l&&l.width;if(this.id=di(),this.ctx=r,this.canvas=l,this.width=h,this.height=c,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new Ln,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=Ci(u=>this.update(u),a.resizeDelay||0),this._dataChanges=[],ms[this.id]=this,!r||!l){console.error("Failed to create chart: can\'t acquire context from the given item");return}mt.listen(this,"complete",co),mt.listen(this,"progress",pc),this._initialize(),this.attached&&this.update()}get aspectRatio(){let{options:{aspectRatio:t,maintainAspectRatio:e},width:n,height:i,_aspectRatio:o}=this;return B(t)?e&&o?o:i?n/i:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return ct}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():fn(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return on(this.canvas,this.ctx),this}stop(){return mt.stop(this),this}resize(t,e){mt.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){let n=this.options,i=this.canvas,o=n.maintainAspectRatio&&this.aspectRatio,a=this.platform.getMaximumSize(i,t,e,o),r=n.devicePixelRatio||this.platform.getDevicePixelRatio(),l=this.width?"resize":"attach";this.width=a.width,this.height=a.height,this._aspectRatio=this.aspectRatio,fn(this,r,!0)&&(this.notifyPlugins("resize",{size:a}),H(n.onResize,[this,a],this),this.attached&&this._doResize(l)&&this.render())}ensureScalesHaveIDs(){let e=this.options.scales||{};W(e,(n,i)=>{n.id=i})}buildOrUpdateScales(){let t=this.options,e=t.scales,n=this.scales,i=Object.keys(n).reduce((a,r)=>(a[r]=!1,a),{}),o=[];e&&(o=o.concat(Object.keys(e).map(a=>{let r=e[a],l=Rn(a,r),c=l==="r",h=l==="x";return{options:r,dposition:c?"chartArea":h?"bottom":"left",dtype:c?"radialLinear":h?"category":"linear"}}))),W(o,a=>{let r=a.options,l=r.id,c=Rn(l,r),h=I(r.type,a.dtype);(r.position===void 0||ro(r.position,c)!==ro(a.dposition))&&(r.position=a.dposition),i[l]=!0;let u=null;if(l in n&&n[l].type===h)u=n[l];else{let d=ct.getScale(h);u=new d({id:l,type:h,ctx:this.ctx,chart:this}),n[u.id]=u}u.init(r,t)}),W(i,(a,r)=>{a||delete n[r]}),W(n,a=>{At.configure(this,a,a.options),At.addBox(this,a)})}_updateMetasets(){let t=this._metasets,e=this.data.datasets.length,n=t.length;if(t.sort((i,o)=>i.index-o.index),n>e){for(let i=e;i<n;++i)this._destroyDatasetMeta(i);t.splice(e,n-e)}this._sortedMetasets=t.slice(0).sort(lo("order","index"))}_removeUnreferencedMetasets(){let{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach((n,i)=>{e.filter(o=>o===n._dataset).length===0&&this._destroyDatasetMeta(i)})}buildOrUpdateControllers(){let t=[],e=this.data.datasets,n,i;for(this._removeUnreferencedMetasets(),n=0,i=e.length;n<i;n++){let o=e[n],a=this.getDatasetMeta(n),r=o.type||this.config.type;if(a.type&&a.type!==r&&(this._destroyDatasetMeta(n),a=this.getDatasetMeta(n)),a.type=r,a.indexAxis=o.indexAxis||En(r,this.options),a.order=o.order||0,a.index=n,a.label=""+o.label,a.visible=this.isDatasetVisible(n),a.controller)a.controller.updateIndex(n),a.controller.linkScales();else{let l=ct.getController(r),{datasetElementType:c,dataElementType:h}=N.datasets[r];Object.assign(l,{dataElementType:ct.getElement(h),datasetElementType:c&&ct.getElement(c)}),a.controller=new l(this,n),t.push(a.controller)}}return this._updateMetasets(),t}_resetElements(){W(this.data.datasets,(t,e)=>{this.getDatasetMeta(e).controller.reset()},this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){let e=this.config;e.update();let n=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),i=this._animationsDisabled=!n.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0})===!1)return;let o=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let a=0;for(let c=0,h=this.data.datasets.length;c<h;c++){let{controller:u}=this.getDatasetMeta(c),d=!i&&o.indexOf(u)===-1;u.buildOrUpdateElements(d),a=Math.max(+u.getMaxOverflow(),a)}a=this._minPadding=n.layout.autoPadding?a:0,this._updateLayout(a),i||W(o,c=>{c.reset()}),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(lo("z","_idx"));let{_active:r,_lastEvent:l}=this;l?this._eventHandler(l,!0):r.length&&this._updateHoverStyles(r,r,!0),this.render()}_updateScales(){W(this.scales,t=>{At.removeBox(this,t)}),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){let t=this.options,e=new Set(Object.keys(this._listeners)),n=new Set(t.events);(!Gs(e,n)||!!this._responsiveListeners!==t.responsive)&&(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){let{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(let{method:n,start:i,count:o}of e){let a=n==="_removeElements"?-o:o;mc(t,i,a)}}_getUniformDataChanges(){let t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];let e=this.data.datasets.length,n=o=>new Set(t.filter(a=>a[0]===o).map((a,r)=>r+","+a.splice(1).join(","))),i=n(0);for(let o=1;o<e;o++)if(!Gs(i,n(o)))return;return Array.from(i).map(o=>o.split(",")).map(o=>({method:o[1],start:+o[2],count:+o[3]}))}_updateLayout(t){if(this.notifyPlugins("beforeLayout",{cancelable:!0})===!1)return;At.update(this,this.width,this.height,t);let e=this.chartArea,n=e.width<=0||e.height<=0;this._layers=[],W(this.boxes,i=>{n&&i.position==="chartArea"||(i.configure&&i.configure(),this._layers.push(...i._layers()))},this),this._layers.forEach((i,o)=>{i._idx=o}),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})!==!1){for(let e=0,n=this.data.datasets.length;e<n;++e)this.getDatasetMeta(e).controller.configure();for(let e=0,n=this.data.datasets.length;e<n;++e)this._updateDataset(e,dt(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){let n=this.getDatasetMeta(t),i={meta:n,index:t,mode:e,cancelable:!0};this.notifyPlugins("beforeDatasetUpdate",i)!==!1&&(n.controller._update(e),i.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",i))}render(){this.notifyPlugins("beforeRender",{cancelable:!0})!==!1&&(mt.has(this)?this.attached&&!mt.running(this)&&mt.start(this):(this.draw(),co({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){let{width:n,height:i}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(n,i)}if(this.clear(),this.width<=0||this.height<=0||this.notifyPlugins("beforeDraw",{cancelable:!0})===!1)return;let e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){let e=this._sortedMetasets,n=[],i,o;for(i=0,o=e.length;i<o;++i){let a=e[i];(!t||a.visible)&&n.push(a)}return n}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0})===!1)return;let t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){let e=this.ctx,n={meta:t,index:t.index,cancelable:!0},i=zi(this,t);this.notifyPlugins("beforeDatasetDraw",n)!==!1&&(i&&ss(e,i),t.controller.draw(),i&&ns(e),n.cancelable=!1,this.notifyPlugins("afterDatasetDraw",n))}isPointInArea(t){return Ht(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,n,i){let o=_l.modes[e];return typeof o=="function"?o(this,t,n,i):[]}getDatasetMeta(t){let e=this.data.datasets[t],n=this._metasets,i=n.filter(o=>o&&o._dataset===e).pop();return i||(i={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},n.push(i)),i}getContext(){return this.$context||(this.$context=Ct(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){let e=this.data.datasets[t];if(!e)return!1;let n=this.getDatasetMeta(t);return typeof n.hidden=="boolean"?!n.hidden:!e.hidden}setDatasetVisibility(t,e){let n=this.getDatasetMeta(t);n.hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,n){let i=n?"show":"hide",o=this.getDatasetMeta(t),a=o.controller._resolveAnimations(void 0,i);se(e)?(o.data[e].hidden=!n,this.update()):(this.setDatasetVisibility(t,n),a.update(o,{visible:n}),this.update(r=>r.datasetIndex===t?i:void 0))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){let e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),mt.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");let{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),on(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete ms[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){let t=this._listeners,e=this.platform,n=(o,a)=>{e.addEventListener(this,o,a),t[o]=a},i=(o,a,r)=>{o.offsetX=a,o.offsetY=r,this._eventHandler(o)};W(this.options.events,o=>n(o,i))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});let t=this._responsiveListeners,e=this.platform,n=(l,c)=>{e.addEventListener(this,l,c),t[l]=c},i=(l,c)=>{t[l]&&(e.removeEventListener(this,l,c),delete t[l])},o=(l,c)=>{this.canvas&&this.resize(l,c)},a,r=()=>{i("attach",r),this.attached=!0,this.resize(),n("resize",o),n("detach",a)};a=()=>{this.attached=!1,i("resize",o),this._stop(),this._resize(0,0),n("attach",r)},e.isAttached(this.canvas)?r():a()}unbindEvents(){W(this._listeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._listeners={},W(this._responsiveListeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._responsiveListeners=void 0}updateHoverStyle(t,e,n){let i=n?"set":"remove",o,a,r,l;for(e==="dataset"&&(o=this.getDatasetMeta(t[0].datasetIndex),o.controller["_"+i+"DatasetHoverStyle"]()),r=0,l=t.length;r<l;++r){a=t[r];let c=a&&this.getDatasetMeta(a.datasetIndex).controller;c&&c[i+"HoverStyle"](a.element,a.datasetIndex,a.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){let e=this._active||[],n=t.map(({datasetIndex:o,index:a})=>{let r=this.getDatasetMeta(o);if(!r)throw new Error("No dataset found at index "+o);return{datasetIndex:o,element:r.data[a],index:a}});!Me(n,e)&&(this._active=n,this._lastEvent=null,this._updateHoverStyles(n,e))}notifyPlugins(t,e,n){return this._plugins.notify(this,t,e,n)}isPluginEnabled(t){return this._plugins._cache.filter(e=>e.plugin.id===t).length===1}_updateHoverStyles(t,e,n){let i=this.options.hover,o=(l,c)=>l.filter(h=>!c.some(u=>h.datasetIndex===u.datasetIndex&&h.index===u.index)),a=o(e,t),r=n?t:o(t,e);a.length&&this.updateHoverStyle(a,i.mode,!1),r.length&&i.mode&&this.updateHoverStyle(r,i.mode,!0)}_eventHandler(t,e){let n={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},i=a=>(a.options.events||this.options.events).includes(t.native.type);if(this.notifyPlugins("beforeEvent",n,i)===!1)return;let o=this._handleEvent(t,e,n.inChartArea);return n.cancelable=!1,this.notifyPlugins("afterEvent",n,i),(o||n.changed)&&this.render(),this}_handleEvent(t,e,n){let{_active:i=[],options:o}=this,a=e,r=this._getActiveElements(t,i,n,a),l=pi(t),c=bc(t,this._lastEvent,n,l);n&&(this._lastEvent=null,H(o.onHover,[t,r,this],this),l&&H(o.onClick,[t,r,this],this));let h=!Me(r,i);return(h||e)&&(this._active=r,this._updateHoverStyles(r,i,e)),this._lastEvent=c,h}_getActiveElements(t,e,n,i){if(t.type==="mouseout")return[];if(!n)return e;let o=this.options.hover;return this.getElementsAtEventForMode(t,o.mode,o,i)}};T(nt,"defaults",N),T(nt,"instances",ms),T(nt,"overrides",wt),T(nt,"registry",ct),T(nt,"version",fc),T(nt,"getChart",ho);function uo(){return W(nt.instances,s=>s._plugins.invalidate())}function Wo(s,t){let{x:e,y:n,base:i,width:o,height:a}=s.getProps(["x","y","base","width","height"],t),r,l,c,h,u;return s.horizontal?(u=a/2,r=Math.min(e,i),l=Math.max(e,i),c=n-u,h=n+u):(u=o/2,r=e-u,l=e+u,c=Math.min(n,i),h=Math.max(n,i)),{left:r,top:c,right:l,bottom:h}}function Dt(s,t,e,n){return s?0:st(t,e,n)}function xc(s,t,e){let n=s.options.borderWidth,i=s.borderSkipped,o=cn(n);return{t:Dt(i.top,o.top,0,e),r:Dt(i.right,o.right,0,t),b:Dt(i.bottom,o.bottom,0,e),l:Dt(i.left,o.left,0,t)}}function _c(s,t,e){let{enableBorderRadius:n}=s.getProps(["enableBorderRadius"]),i=s.options.borderRadius,o=kt(i),a=Math.min(t,e),r=s.borderSkipped,l=n||F(i);return{topLeft:Dt(!l||r.top||r.left,o.topLeft,0,a),topRight:Dt(!l||r.top||r.right,o.topRight,0,a),bottomLeft:Dt(!l||r.bottom||r.left,o.bottomLeft,0,a),bottomRight:Dt(!l||r.bottom||r.right,o.bottomRight,0,a)}}function yc(s){let t=Wo(s),e=t.right-t.left,n=t.bottom-t.top,i=xc(s,e/2,n/2),o=_c(s,e/2,n/2);return{outer:{x:t.left,y:t.top,w:e,h:n,radius:o},inner:{x:t.left+i.l,y:t.top+i.t,w:e-i.l-i.r,h:n-i.t-i.b,radius:{topLeft:Math.max(0,o.topLeft-Math.max(i.t,i.l)),topRight:Math.max(0,o.topRight-Math.max(i.t,i.r)),bottomLeft:Math.max(0,o.bottomLeft-Math.max(i.b,i.l)),bottomRight:Math.max(0,o.bottomRight-Math.max(i.b,i.r))}}}}function Sn(s,t,e,n){let i=t===null,o=e===null,r=s&&!(i&&o)&&Wo(s,n);return r&&(i||Wt(t,r.left,r.right))&&(o||Wt(e,r.top,r.bottom))}function Mc(s){return s.topLeft||s.topRight||s.bottomLeft||s.bottomRight}function vc(s,t){s.rect(t.x,t.y,t.w,t.h)}function kn(s,t,e={}){let n=s.x!==e.x?-t:0,i=s.y!==e.y?-t:0,o=(s.x+s.w!==e.x+e.w?t:0)-n,a=(s.y+s.h!==e.y+e.h?t:0)-i;return{x:s.x+n,y:s.y+i,w:s.w+o,h:s.h+a,radius:s.radius}}var Xt=class extends xt{constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){let{inflateAmount:e,options:{borderColor:n,backgroundColor:i}}=this,{inner:o,outer:a}=yc(this),r=Mc(a.radius)?ne:vc;t.save(),(a.w!==o.w||a.h!==o.h)&&(t.beginPath(),r(t,kn(a,e,o)),t.clip(),r(t,kn(o,-e,a)),t.fillStyle=n,t.fill("evenodd")),t.beginPath(),r(t,kn(o,e)),t.fillStyle=i,t.fill(),t.restore()}inRange(t,e,n){return Sn(this,t,e,n)}inXRange(t,e){return Sn(this,t,null,e)}inYRange(t,e){return Sn(this,null,t,e)}getCenterPoint(t){let{x:e,y:n,base:i,horizontal:o}=this.getProps(["x","y","base","horizontal"],t);return{x:o?(e+i)/2:e,y:o?n:(n+i)/2}}getRange(t){return t==="x"?this.width/2:this.height/2}};T(Xt,"id","bar"),T(Xt,"defaults",{borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0}),T(Xt,"defaultRoutes",{backgroundColor:"backgroundColor",borderColor:"borderColor"});var fo=(s,t)=>{let{boxHeight:e=t,boxWidth:n=t}=s;return s.usePointStyle&&(e=Math.min(e,t),n=s.pointStyleWidth||Math.min(n,t)),{boxWidth:n,boxHeight:e,itemHeight:Math.max(t,e)}},wc=(s,t)=>s!==null&&t!==null&&s.datasetIndex===t.datasetIndex&&s.index===t.index,ys=class extends xt{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,n){this.maxWidth=t,this.maxHeight=e,this._margins=n,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){let t=this.options.labels||{},e=H(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter(n=>t.filter(n,this.chart.data))),t.sort&&(e=e.sort((n,i)=>t.sort(n,i,this.chart.data))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){let{options:t,ctx:e}=this;if(!t.display){this.width=this.height=0;return}let n=t.labels,i=U(n.font),o=i.size,a=this._computeTitleHeight(),{boxWidth:r,itemHeight:l}=fo(n,o),c,h;e.font=i.string,this.isHorizontal()?(c=this.maxWidth,h=this._fitRows(a,o,r,l)+10):(h=this.maxHeight,c=this._fitCols(a,i,r,l)+10),this.width=Math.min(c,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,n,i){let{ctx:o,maxWidth:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.lineWidths=[0],h=i+r,u=t;o.textAlign="left",o.textBaseline="middle";let d=-1,f=-h;return this.legendItems.forEach((m,p)=>{let b=n+e/2+o.measureText(m.text).width;(p===0||c[c.length-1]+b+2*r>a)&&(u+=h,c[c.length-(p>0?0:1)]=0,f+=h,d++),l[p]={left:0,top:f,row:d,width:b,height:i},c[c.length-1]+=b+r}),u}_fitCols(t,e,n,i){let{ctx:o,maxHeight:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.columnSizes=[],h=a-t,u=r,d=0,f=0,m=0,p=0;return this.legendItems.forEach((b,x)=>{let{itemWidth:_,itemHeight:v}=Sc(n,e,o,b,i);x>0&&f+v+2*r>h&&(u+=d+r,c.push({width:d,height:f}),m+=d+r,p++,d=f=0),l[x]={left:m,top:f,col:p,width:_,height:v},d=Math.max(d,_),f+=v+r}),u+=d,c.push({width:d,height:f}),u}adjustHitBoxes(){if(!this.options.display)return;let t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:n,labels:{padding:i},rtl:o}}=this,a=Nt(o,this.left,this.width);if(this.isHorizontal()){let r=0,l=K(n,this.left+i,this.right-this.lineWidths[r]);for(let c of e)r!==c.row&&(r=c.row,l=K(n,this.left+i,this.right-this.lineWidths[r])),c.top+=this.top+t+i,c.left=a.leftForLtr(a.x(l),c.width),l+=c.width+i}else{let r=0,l=K(n,this.top+t+i,this.bottom-this.columnSizes[r].height);for(let c of e)c.col!==r&&(r=c.col,l=K(n,this.top+t+i,this.bottom-this.columnSizes[r].height)),c.top=l,c.left+=this.left+i,c.left=a.leftForLtr(a.x(c.left),c.width),l+=c.height+i}}isHorizontal(){return this.options.position==="top"||this.options.position==="bottom"}draw(){if(this.options.display){let t=this.ctx;ss(t,this),this._draw(),ns(t)}}_draw(){let{options:t,columnSizes:e,lineWidths:n,ctx:i}=this,{align:o,labels:a}=t,r=N.color,l=Nt(t.rtl,this.left,this.width),c=U(a.font),{padding:h}=a,u=c.size,d=u/2,f;this.drawTitle(),i.textAlign=l.textAlign("left"),i.textBaseline="middle",i.lineWidth=.5,i.font=c.string;let{boxWidth:m,boxHeight:p,itemHeight:b}=fo(a,u),x=function(S,C,k){if(isNaN(m)||m<=0||isNaN(p)||p<0)return;i.save();let D=I(k.lineWidth,1);if(i.fillStyle=I(k.fillStyle,r),i.lineCap=I(k.lineCap,"butt"),i.lineDashOffset=I(k.lineDashOffset,0),i.lineJoin=I(k.lineJoin,"miter"),i.lineWidth=D,i.strokeStyle=I(k.strokeStyle,r),i.setLineDash(I(k.lineDash,[])),a.usePointStyle){let z={radius:p*Math.SQRT2/2,pointStyle:k.pointStyle,rotation:k.rotation,borderWidth:D},L=l.xPlus(S,m/2),y=C+d;rn(i,z,L,y,a.pointStyleWidth&&m)}else{let z=C+Math.max((u-p)/2,0),L=l.leftForLtr(S,m),y=kt(k.borderRadius);i.beginPath(),Object.values(y).some(A=>A!==0)?ne(i,{x:L,y:z,w:m,h:p,radius:y}):i.rect(L,z,m,p),i.fill(),D!==0&&i.stroke()}i.restore()},_=function(S,C,k){Vt(i,k.text,S,C+b/2,c,{strikethrough:k.hidden,textAlign:l.textAlign(k.textAlign)})},v=this.isHorizontal(),w=this._computeTitleHeight();v?f={x:K(o,this.left+h,this.right-n[0]),y:this.top+h+w,line:0}:f={x:this.left+h,y:K(o,this.top+w+h,this.bottom-e[0].height),line:0},pn(this.ctx,t.textDirection);let M=b+h;this.legendItems.forEach((S,C)=>{i.strokeStyle=S.fontColor,i.fillStyle=S.fontColor;let k=i.measureText(S.text).width,D=l.textAlign(S.textAlign||(S.textAlign=a.textAlign)),z=m+d+k,L=f.x,y=f.y;l.setWidth(this.width),v?C>0&&L+z+h>this.right&&(y=f.y+=M,f.line++,L=f.x=K(o,this.left+h,this.right-n[f.line])):C>0&&y+M>this.bottom&&(L=f.x=L+e[f.line].width+h,f.line++,y=f.y=K(o,this.top+w+h,this.bottom-e[f.line].height));let A=l.x(L);if(x(A,y,S),L=Pi(D,L+m+d,v?L+z:this.right,t.rtl),_(l.x(L),y,S),v)f.x+=z+h;else if(typeof S.text!="string"){let E=c.lineHeight;f.y+=Ho(S,E)+h}else f.y+=M}),mn(this.ctx,t.textDirection)}drawTitle(){let t=this.options,e=t.title,n=U(e.font),i=X(e.padding);if(!e.display)return;let o=Nt(t.rtl,this.left,this.width),a=this.ctx,r=e.position,l=n.size/2,c=i.top+l,h,u=this.left,d=this.width;if(this.isHorizontal())d=Math.max(...this.lineWidths),h=this.top+c,u=K(t.align,u,this.right-d);else{let m=this.columnSizes.reduce((p,b)=>Math.max(p,b.height),0);h=c+K(t.align,this.top,this.bottom-m-t.labels.padding-this._computeTitleHeight())}let f=K(r,u,u+d);a.textAlign=o.textAlign(sn(r)),a.textBaseline="middle",a.strokeStyle=e.color,a.fillStyle=e.color,a.font=n.string,Vt(a,e.text,f,h,n)}_computeTitleHeight(){let t=this.options.title,e=U(t.font),n=X(t.padding);return t.display?e.lineHeight+n.height:0}_getLegendItemAt(t,e){let n,i,o;if(Wt(t,this.left,this.right)&&Wt(e,this.top,this.bottom)){for(o=this.legendHitBoxes,n=0;n<o.length;++n)if(i=o[n],Wt(t,i.left,i.left+i.width)&&Wt(e,i.top,i.top+i.height))return this.legendItems[n]}return null}handleEvent(t){let e=this.options;if(!Pc(t.type,e))return;let n=this._getLegendItemAt(t.x,t.y);if(t.type==="mousemove"||t.type==="mouseout"){let i=this._hoveredItem,o=wc(i,n);i&&!o&&H(e.onLeave,[t,i,this],this),this._hoveredItem=n,n&&!o&&H(e.onHover,[t,n,this],this)}else n&&H(e.onClick,[t,n,this],this)}};function Sc(s,t,e,n,i){let o=kc(n,s,t,e),a=Cc(i,n,t.lineHeight);return{itemWidth:o,itemHeight:a}}function kc(s,t,e,n){let i=s.text;return i&&typeof i!="string"&&(i=i.reduce((o,a)=>o.length>a.length?o:a)),t+e.size/2+n.measureText(i).width}function Cc(s,t,e){let n=s;return typeof t.text!="string"&&(n=Ho(t,e)),n}function Ho(s,t){let e=s.text?s.text.length:0;return t*e}function Pc(s,t){return!!((s==="mousemove"||s==="mouseout")&&(t.onHover||t.onLeave)||t.onClick&&(s==="click"||s==="mouseup"))}var Vo={id:"legend",_element:ys,start(s,t,e){let n=s.legend=new ys({ctx:s.ctx,options:e,chart:s});At.configure(s,n,e),At.addBox(s,n)},stop(s){At.removeBox(s,s.legend),delete s.legend},beforeUpdate(s,t,e){let n=s.legend;At.configure(s,n,e),n.options=e},afterUpdate(s){let t=s.legend;t.buildLabels(),t.adjustHitBoxes()},afterEvent(s,t){t.replay||s.legend.handleEvent(t.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(s,t,e){let n=t.datasetIndex,i=e.chart;i.isDatasetVisible(n)?(i.hide(n),t.hidden=!0):(i.show(n),t.hidden=!1)},onHover:null,onLeave:null,labels:{color:s=>s.chart.options.color,boxWidth:40,padding:10,generateLabels(s){let t=s.data.datasets,{labels:{usePointStyle:e,pointStyle:n,textAlign:i,color:o,useBorderRadius:a,borderRadius:r}}=s.legend.options;return s._getSortedDatasetMetas().map(l=>{let c=l.controller.getStyle(e?0:void 0),h=X(c.borderWidth);return{text:t[l.index].label,fillStyle:c.backgroundColor,fontColor:o,hidden:!l.visible,lineCap:c.borderCapStyle,lineDash:c.borderDash,lineDashOffset:c.borderDashOffset,lineJoin:c.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:c.borderColor,pointStyle:n||c.pointStyle,rotation:c.rotation,textAlign:i||c.textAlign,borderRadius:a&&(r||c.borderRadius),datasetIndex:l.index}},this)}},title:{color:s=>s.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:s=>!s.startsWith("on"),labels:{_scriptable:s=>!["generateLabels","filter","sort"].includes(s)}}};var Le={average(s){if(!s.length)return!1;let t,e,n=new Set,i=0,o=0;for(t=0,e=s.length;t<e;++t){let r=s[t].element;if(r&&r.hasValue()){let l=r.tooltipPosition();n.add(l.x),i+=l.y,++o}}return o===0||n.size===0?!1:{x:[...n].reduce((r,l)=>r+l)/n.size,y:i/o}},nearest(s,t){if(!s.length)return!1;let e=t.x,n=t.y,i=Number.POSITIVE_INFINITY,o,a,r;for(o=0,a=s.length;o<a;++o){let l=s[o].element;if(l&&l.hasValue()){let c=l.getCenterPoint(),h=_i(t,c);h<i&&(i=h,r=l)}}if(r){let l=r.tooltipPosition();e=l.x,n=l.y}return{x:e,y:n}}};function lt(s,t){return t&&(V(t)?Array.prototype.push.apply(s,t):s.push(t)),s}function bt(s){return(typeof s=="string"||s instanceof String)&&s.indexOf(`\n`)>-1?s.split(`\n`):s}function Ac(s,t){let{element:e,datasetIndex:n,index:i}=t,o=s.getDatasetMeta(n).controller,{label:a,value:r}=o.getLabelAndValue(i);return{chart:s,label:a,parsed:o.getParsed(i),raw:s.data.datasets[n].data[i],formattedValue:r,dataset:o.getDataset(),dataIndex:i,datasetIndex:n,element:e}}function go(s,t){let e=s.chart.ctx,{body:n,footer:i,title:o}=s,{boxWidth:a,boxHeight:r}=t,l=U(t.bodyFont),c=U(t.titleFont),h=U(t.footerFont),u=o.length,d=i.length,f=n.length,m=X(t.padding),p=m.height,b=0,x=n.reduce((w,M)=>w+M.before.length+M.lines.length+M.after.length,0);if(x+=s.beforeBody.length+s.afterBody.length,u&&(p+=u*c.lineHeight+(u-1)*t.titleSpacing+t.titleMarginBottom),x){let w=t.displayColors?Math.max(r,l.lineHeight):l.lineHeight;p+=f*w+(x-f)*l.lineHeight+(x-1)*t.bodySpacing}d&&(p+=t.footerMarginTop+d*h.lineHeight+(d-1)*t.footerSpacing);let _=0,v=function(w){b=Math.max(b,e.measureText(w).width+_)};return e.save(),e.font=c.string,W(s.title,v),e.font=l.string,W(s.beforeBody.concat(s.afterBody),v),_=t.displayColors?a+2+t.boxPadding:0,W(n,w=>{W(w.before,v),W(w.lines,v),W(w.after,v)}),_=0,e.font=h.string,W(s.footer,v),e.restore(),b+=m.width,{width:b,height:p}}function Dc(s,t){let{y:e,height:n}=t;return e<n/2?"top":e>s.height-n/2?"bottom":"center"}function Tc(s,t,e,n){let{x:i,width:o}=n,a=e.caretSize+e.caretPadding;if(s==="left"&&i+o+a>t.width||s==="right"&&i-o-a<0)return!0}function Oc(s,t,e,n){let{x:i,width:o}=e,{width:a,chartArea:{left:r,right:l}}=s,c="center";return n==="center"?c=i<=(r+l)/2?"left":"right":i<=o/2?c="left":i>=a-o/2&&(c="right"),Tc(c,s,t,e)&&(c="center"),c}function po(s,t,e){let n=e.yAlign||t.yAlign||Dc(s,e);return{xAlign:e.xAlign||t.xAlign||Oc(s,t,e,n),yAlign:n}}function Lc(s,t){let{x:e,width:n}=s;return t==="right"?e-=n:t==="center"&&(e-=n/2),e}function Ec(s,t,e){let{y:n,height:i}=s;return t==="top"?n+=e:t==="bottom"?n-=i+e:n-=i/2,n}function mo(s,t,e,n){let{caretSize:i,caretPadding:o,cornerRadius:a}=s,{xAlign:r,yAlign:l}=e,c=i+o,{topLeft:h,topRight:u,bottomLeft:d,bottomRight:f}=kt(a),m=Lc(t,r),p=Ec(t,l,c);return l==="center"?r==="left"?m+=c:r==="right"&&(m-=c):r==="left"?m-=Math.max(h,d)+i:r==="right"&&(m+=Math.max(u,f)+i),{x:st(m,0,n.width-t.width),y:st(p,0,n.height-t.height)}}function us(s,t,e){let n=X(e.padding);return t==="center"?s.x+s.width/2:t==="right"?s.x+s.width-n.right:s.x+n.left}function bo(s){return lt([],bt(s))}function Rc(s,t,e){return Ct(s,{tooltip:t,tooltipItems:e,type:"tooltip"})}function xo(s,t){let e=t&&t.dataset&&t.dataset.tooltip&&t.dataset.tooltip.callbacks;return e?s.override(e):s}var No={beforeTitle:rt,title(s){if(s.length>0){let t=s[0],e=t.chart.data.labels,n=e?e.length:0;if(this&&this.options&&this.options.mode==="dataset")return t.dataset.label||"";if(t.label)return t.label;if(n>0&&t.dataIndex<n)return e[t.dataIndex]}return""},afterTitle:rt,beforeBody:rt,beforeLabel:rt,label(s){if(this&&this.options&&this.options.mode==="dataset")return s.label+": "+s.formattedValue||s.formattedValue;let t=s.dataset.label||"";t&&(t+=": ");let e=s.formattedValue;return B(e)||(t+=e),t},labelColor(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:rt,afterBody:rt,beforeFooter:rt,footer:rt,afterFooter:rt};function J(s,t,e,n){let i=s[t].call(e,n);return typeof i>"u"?No[t].call(e,n):i}var Ee=class extends xt{constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){let t=this._cachedAnimations;if(t)return t;let e=this.chart,n=this.options.setContext(this.getContext()),i=n.enabled&&e.options.animation&&n.animations,o=new bs(this.chart,i);return i._cacheable&&(this._cachedAnimations=Object.freeze(o)),o}getContext(){return this.$context||(this.$context=Rc(this.chart.getContext(),this,this._tooltipItems))}getTitle(t,e){let{callbacks:n}=e,i=J(n,"beforeTitle",this,t),o=J(n,"title",this,t),a=J(n,"afterTitle",this,t),r=[];return r=lt(r,bt(i)),r=lt(r,bt(o)),r=lt(r,bt(a)),r}getBeforeBody(t,e){return bo(J(e.callbacks,"beforeBody",this,t))}getBody(t,e){let{callbacks:n}=e,i=[];return W(t,o=>{let a={before:[],lines:[],after:[]},r=xo(n,o);lt(a.before,bt(J(r,"beforeLabel",this,o))),lt(a.lines,J(r,"label",this,o)),lt(a.after,bt(J(r,"afterLabel",this,o))),i.push(a)}),i}getAfterBody(t,e){return bo(J(e.callbacks,"afterBody",this,t))}getFooter(t,e){let{callbacks:n}=e,i=J(n,"beforeFooter",this,t),o=J(n,"footer",this,t),a=J(n,"afterFooter",this,t),r=[];return r=lt(r,bt(i)),r=lt(r,bt(o)),r=lt(r,bt(a)),r}_createItems(t){let e=this._active,n=this.chart.data,i=[],o=[],a=[],r=[],l,c;for(l=0,c=e.length;l<c;++l)r.push(Ac(this.chart,e[l]));return t.filter&&(r=r.filter((h,u,d)=>t.filter(h,u,d,n))),t.itemSort&&(r=r.sort((h,u)=>t.itemSort(h,u,n))),W(r,h=>{let u=xo(t.callbacks,h);i.push(J(u,"labelColor",this,h)),o.push(J(u,"labelPointStyle",this,h)),a.push(J(u,"labelTextColor",this,h))}),this.labelColors=i,this.labelPointStyles=o,this.labelTextColors=a,this.dataPoints=r,r}update(t,e){let n=this.options.setContext(this.getContext()),i=this._active,o,a=[];if(!i.length)this.opacity!==0&&(o={opacity:0});else{let r=Le[n.position].call(this,i,this._eventPosition);a=this._createItems(n),this.title=this.getTitle(a,n),this.beforeBody=this.getBeforeBody(a,n),this.body=this.getBody(a,n),this.afterBody=this.getAfterBody(a,n),this.footer=this.getFooter(a,n);let l=this._size=go(this,n),c=Object.assign({},r,l),h=po(this.chart,n,c),u=mo(n,c,h,this.chart);this.xAlign=h.xAlign,this.yAlign=h.yAlign,o={opacity:1,x:u.x,y:u.y,width:l.width,height:l.height,caretX:r.x,caretY:r.y}}this._tooltipItems=a,this.$context=void 0,o&&this._resolveAnimations().update(this,o),t&&n.external&&n.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,n,i){let o=this.getCaretPosition(t,n,i);e.lineTo(o.x1,o.y1),e.lineTo(o.x2,o.y2),e.lineTo(o.x3,o.y3)}getCaretPosition(t,e,n){let{xAlign:i,yAlign:o}=this,{caretSize:a,cornerRadius:r}=n,{topLeft:l,topRight:c,bottomLeft:h,bottomRight:u}=kt(r),{x:d,y:f}=t,{width:m,height:p}=e,b,x,_,v,w,M;return o==="center"?(w=f+p/2,i==="left"?(b=d,x=b-a,v=w+a,M=w-a):(b=d+m,x=b+a,v=w-a,M=w+a),_=b):(i==="left"?x=d+Math.max(l,h)+a:i==="right"?x=d+m-Math.max(c,u)-a:x=this.caretX,o==="top"?(v=f,w=v-a,b=x-a,_=x+a):(v=f+p,w=v+a,b=x+a,_=x-a),M=v),{x1:b,x2:x,x3:_,y1:v,y2:w,y3:M}}drawTitle(t,e,n){let i=this.title,o=i.length,a,r,l;if(o){let c=Nt(n.rtl,this.x,this.width);for(t.x=us(this,n.titleAlign,n),e.textAlign=c.textAlign(n.titleAlign),e.textBaseline="middle",a=U(n.titleFont),r=n.titleSpacing,e.fillStyle=n.titleColor,e.font=a.string,l=0;l<o;++l)e.fillText(i[l],c.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+r,l+1===o&&(t.y+=n.titleMarginBottom-r)}}_drawColorBox(t,e,n,i,o){let a=this.labelColors[n],r=this.labelPointStyles[n],{boxHeight:l,boxWidth:c}=o,h=U(o.bodyFont),u=us(this,"left",o),d=i.x(u),f=l<h.lineHeight?(h.lineHeight-l)/2:0,m=e.y+f;if(o.usePointStyle){let p={radius:Math.min(c,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},b=i.leftForLtr(d,c)+c/2,x=m+l/2;t.strokeStyle=o.multiKeyBackground,t.fillStyle=o.multiKeyBackground,an(t,p,b,x),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,an(t,p,b,x)}else{t.lineWidth=F(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;let p=i.leftForLtr(d,c),b=i.leftForLtr(i.xPlus(d,1),c-2),x=kt(a.borderRadius);Object.values(x).some(_=>_!==0)?(t.beginPath(),t.fillStyle=o.multiKeyBackground,ne(t,{x:p,y:m,w:c,h:l,radius:x}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),ne(t,{x:b,y:m+1,w:c-2,h:l-2,radius:x}),t.fill()):(t.fillStyle=o.multiKeyBackground,t.fillRect(p,m,c,l),t.strokeRect(p,m,c,l),t.fillStyle=a.backgroundColor,t.fillRect(b,m+1,c-2,l-2))}t.fillStyle=this.labelTextColors[n]}drawBody(t,e,n){let{body:i}=this,{bodySpacing:o,bodyAlign:a,displayColors:r,boxHeight:l,boxWidth:c,boxPadding:h}=n,u=U(n.bodyFont),d=u.lineHeight,f=0,m=Nt(n.rtl,this.x,this.width),p=function(k){e.fillText(k,m.x(t.x+f),t.y+d/2),t.y+=d+o},b=m.textAlign(a),x,_,v,w,M,S,C;for(e.textAlign=a,e.textBaseline="middle",e.font=u.string,t.x=us(this,b,n),e.fillStyle=n.bodyColor,W(this.beforeBody,p),f=r&&b!=="right"?a==="center"?c/2+h:c+2+h:0,w=0,S=i.length;w<S;++w){for(x=i[w],_=this.labelTextColors[w],e.fillStyle=_,W(x.before,p),v=x.lines,r&&v.length&&(this._drawColorBox(e,t,w,m,n),d=Math.max(u.lineHeight,l)),M=0,C=v.length;M<C;++M)p(v[M]),d=u.lineHeight;W(x.after,p)}f=0,d=u.lineHeight,W(this.afterBody,p),t.y-=o}drawFooter(t,e,n){let i=this.footer,o=i.length,a,r;if(o){let l=Nt(n.rtl,this.x,this.width);for(t.x=us(this,n.footerAlign,n),t.y+=n.footerMarginTop,e.textAlign=l.textAlign(n.footerAlign),e.textBaseline="middle",a=U(n.footerFont),e.fillStyle=n.footerColor,e.font=a.string,r=0;r<o;++r)e.fillText(i[r],l.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+n.footerSpacing}}drawBackground(t,e,n,i){let{xAlign:o,yAlign:a}=this,{x:r,y:l}=t,{width:c,height:h}=n,{topLeft:u,topRight:d,bottomLeft:f,bottomRight:m}=kt(i.cornerRadius);e.fillStyle=i.backgroundColor,e.strokeStyle=i.borderColor,e.lineWidth=i.borderWidth,e.beginPath(),e.moveTo(r+u,l),a==="top"&&this.drawCaret(t,e,n,i),e.lineTo(r+c-d,l),e.quadraticCurveTo(r+c,l,r+c,l+d),a==="center"&&o==="right"&&this.drawCaret(t,e,n,i),e.lineTo(r+c,l+h-m),e.quadraticCurveTo(r+c,l+h,r+c-m,l+h),a==="bottom"&&this.drawCaret(t,e,n,i),e.lineTo(r+f,l+h),e.quadraticCurveTo(r,l+h,r,l+h-f),a==="center"&&o==="left"&&this.drawCaret(t,e,n,i),e.lineTo(r,l+u),e.quadraticCurveTo(r,l,r+u,l),e.closePath(),e.fill(),i.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){let e=this.chart,n=this.$animations,i=n&&n.x,o=n&&n.y;if(i||o){let a=Le[t.position].call(this,this._active,this._eventPosition);if(!a)return;let r=this._size=go(this,t),l=Object.assign({},a,this._size),c=po(e,t,l),h=mo(t,l,c,e);(i._to!==h.x||o._to!==h.y)&&(this.xAlign=c.xAlign,this.yAlign=c.yAlign,this.width=r.width,this.height=r.height,this.caretX=a.x,this.caretY=a.y,this._resolveAnimations().update(this,h))}}_willRender(){return!!this.opacity}draw(t){let e=this.options.setContext(this.getContext()),n=this.opacity;if(!n)return;this._updateAnimationTarget(e);let i={width:this.width,height:this.height},o={x:this.x,y:this.y};n=Math.abs(n)<.001?0:n;let a=X(e.padding),r=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&r&&(t.save(),t.globalAlpha=n,this.drawBackground(o,t,i,e),pn(t,e.textDirection),o.y+=a.top,this.drawTitle(o,t,e),this.drawBody(o,t,e),this.drawFooter(o,t,e),mn(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){let n=this._active,i=t.map(({datasetIndex:r,index:l})=>{let c=this.chart.getDatasetMeta(r);if(!c)throw new Error("Cannot find a dataset at index "+r);return{datasetIndex:r,element:c.data[l],index:l}}),o=!Me(n,i),a=this._positionChanged(i,e);(o||a)&&(this._active=i,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,n=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;let i=this.options,o=this._active||[],a=this._getActiveElements(t,o,e,n),r=this._positionChanged(a,t),l=e||!Me(a,o)||r;return l&&(this._active=a,(i.enabled||i.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),l}_getActiveElements(t,e,n,i){let o=this.options;if(t.type==="mouseout")return[];if(!i)return e.filter(r=>this.chart.data.datasets[r.datasetIndex]&&this.chart.getDatasetMeta(r.datasetIndex).controller.getParsed(r.index)!==void 0);let a=this.chart.getElementsAtEventForMode(t,o.mode,o,n);return o.reverse&&a.reverse(),a}_positionChanged(t,e){let{caretX:n,caretY:i,options:o}=this,a=Le[o.position].call(this,t,e);return a!==!1&&(n!==a.x||i!==a.y)}};T(Ee,"positioners",Le);var $o={id:"tooltip",_element:Ee,positioners:Le,afterInit(s,t,e){e&&(s.tooltip=new Ee({chart:s,options:e}))},beforeUpdate(s,t,e){s.tooltip&&s.tooltip.initialize(e)},reset(s,t,e){s.tooltip&&s.tooltip.initialize(e)},afterDraw(s){let t=s.tooltip;if(t&&t._willRender()){let e={tooltip:t};if(s.notifyPlugins("beforeTooltipDraw",{...e,cancelable:!0})===!1)return;t.draw(s.ctx),s.notifyPlugins("afterTooltipDraw",e)}},afterEvent(s,t){if(s.tooltip){let e=t.replay;s.tooltip.handleEvent(t.event,e,t.inChartArea)&&(t.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(s,t)=>t.bodyFont.size,boxWidth:(s,t)=>t.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:No},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:s=>s!=="filter"&&s!=="itemSort"&&s!=="external",_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};var Ic=(s,t,e,n)=>(typeof t=="string"?(e=s.push(t)-1,n.unshift({index:e,label:t})):isNaN(t)&&(e=null),e);function Fc(s,t,e,n){let i=s.indexOf(t);if(i===-1)return Ic(s,t,e,n);let o=s.lastIndexOf(t);return i!==o?e:i}var zc=(s,t)=>s===null?null:st(Math.round(s),0,t);function _o(s){let t=this.getLabels();return s>=0&&s<t.length?t[s]:s}var ae=class extends Gt{constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){let e=this._addedLabels;if(e.length){let n=this.getLabels();for(let{index:i,label:o}of e)n[i]===o&&n.splice(i,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(B(t))return null;let n=this.getLabels();return e=isFinite(e)&&n[e]===t?e:Fc(n,t,I(e,t),this._addedLabels),zc(e,n.length-1)}determineDataLimits(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),{min:n,max:i}=this.getMinMax(!0);this.options.bounds==="ticks"&&(t||(n=0),e||(i=this.getLabels().length-1)),this.min=n,this.max=i}buildTicks(){let t=this.min,e=this.max,n=this.options.offset,i=[],o=this.getLabels();o=t===0&&e===o.length-1?o:o.slice(t,e+1),this._valueRange=Math.max(o.length-(n?0:1),1),this._startValue=this.min-(n?.5:0);for(let a=t;a<=e;a++)i.push({value:a});return i}getLabelForValue(t){return _o.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return typeof t!="number"&&(t=this.parse(t)),t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}};T(ae,"id","category"),T(ae,"defaults",{ticks:{callback:_o}});function Bc(s,t){let e=[],{bounds:i,step:o,min:a,max:r,precision:l,count:c,maxTicks:h,maxDigits:u,includeBounds:d}=s,f=o||1,m=h-1,{min:p,max:b}=t,x=!B(a),_=!B(r),v=!B(c),w=(b-p)/(u+1),M=qs((b-p)/m/f)*f,S,C,k,D;if(M<1e-14&&!x&&!_)return[{value:p},{value:b}];D=Math.ceil(b/M)-Math.floor(p/M),D>m&&(M=qs(D*M/m/f)*f),B(l)||(S=Math.pow(10,l),M=Math.ceil(M*S)/S),i==="ticks"?(C=Math.floor(p/M)*M,k=Math.ceil(b/M)*M):(C=p,k=b),x&&_&&o&&bi((r-a)/o,M/1e3)?(D=Math.round(Math.min((r-a)/M,h)),M=(r-a)/D,C=a,k=r):v?(C=x?a:C,k=_?r:k,D=c-1,M=(k-C)/D):(D=(k-C)/M,ve(D,Math.round(D),M/1e3)?D=Math.round(D):D=Math.ceil(D));let z=Math.max(Js(M),Js(C));S=Math.pow(10,B(l)?z:l),C=Math.round(C*S)/S,k=Math.round(k*S)/S;let L=0;for(x&&(d&&C!==a?(e.push({value:a}),C<a&&L++,ve(Math.round((C+L*M)*S)/S,a,yo(a,w,s))&&L++):C<a&&L++);L<D;++L){let y=Math.round((C+L*M)*S)/S;if(_&&y>r)break;e.push({value:y})}return _&&d&&k!==r?e.length&&ve(e[e.length-1].value,r,yo(r,w,s))?e[e.length-1].value=r:e.push({value:r}):(!_||k===r)&&e.push({value:k}),e}function yo(s,t,{horizontal:e,minRotation:n}){let i=pt(n),o=(e?Math.sin(i):Math.cos(i))||.001,a=.75*t*(""+s).length;return Math.min(t/o,a)}var ce=class extends Gt{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return B(t)||(typeof t=="number"||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){let{beginAtZero:t}=this.options,{minDefined:e,maxDefined:n}=this.getUserBounds(),{min:i,max:o}=this,a=l=>i=e?i:l,r=l=>o=n?o:l;if(t){let l=gt(i),c=gt(o);l<0&&c<0?r(0):l>0&&c>0&&a(0)}if(i===o){let l=o===0?1:Math.abs(o*.05);r(o+l),t||a(i-l)}this.min=i,this.max=o}getTickLimit(){let t=this.options.ticks,{maxTicksLimit:e,stepSize:n}=t,i;return n?(i=Math.ceil(this.max/n)-Math.floor(this.min/n)+1,i>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${n} would result generating up to ${i} ticks. Limiting to 1000.`),i=1e3)):(i=this.computeTickLimit(),e=e||11),e&&(i=Math.min(e,i)),i}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){let t=this.options,e=t.ticks,n=this.getTickLimit();n=Math.max(2,n);let i={maxTicks:n,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:e.includeBounds!==!1},o=this._range||this,a=Bc(i,o);return t.bounds==="ticks"&&Ks(a,this,"value"),t.reverse?(a.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),a}configure(){let t=this.ticks,e=this.min,n=this.max;if(super.configure(),this.options.offset&&t.length){let i=(n-e)/Math.max(t.length-1,1)/2;e-=i,n+=i}this._startValue=e,this._endValue=n,this._valueRange=n-e}getLabelForValue(t){return ts(t,this.chart.options.locale,this.options.ticks.format)}},re=class extends ce{determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=j(t)?t:0,this.max=j(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){let t=this.isHorizontal(),e=t?this.width:this.height,n=pt(this.options.ticks.minRotation),i=(t?Math.sin(n):Math.cos(n))||.001,o=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,o.lineHeight/i))}getPixelForValue(t){return t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}};T(re,"id","linear"),T(re,"defaults",{ticks:{callback:Se.formatters.numeric}});var Ie=s=>Math.floor(ft(s)),jt=(s,t)=>Math.pow(10,Ie(s)+t);function Mo(s){return s/Math.pow(10,Ie(s))===1}function vo(s,t,e){let n=Math.pow(10,e),i=Math.floor(s/n);return Math.ceil(t/n)-i}function Wc(s,t){let e=t-s,n=Ie(e);for(;vo(s,t,n)>10;)n++;for(;vo(s,t,n)<10;)n--;return Math.min(n,Ie(s))}function Hc(s,{min:t,max:e}){t=q(s.min,t);let n=[],i=Ie(t),o=Wc(t,e),a=o<0?Math.pow(10,Math.abs(o)):1,r=Math.pow(10,o),l=i>o?Math.pow(10,i):0,c=Math.round((t-l)*a)/a,h=Math.floor((t-l)/r/10)*r*10,u=Math.floor((c-h)/Math.pow(10,o)),d=q(s.min,Math.round((l+h+u*Math.pow(10,o))*a)/a);for(;d<e;)n.push({value:d,major:Mo(d),significand:u}),u>=10?u=u<15?15:20:u++,u>=20&&(o++,u=2,a=o>=0?1:a),d=Math.round((l+h+u*Math.pow(10,o))*a)/a;let f=q(s.max,d);return n.push({value:f,major:Mo(f),significand:u}),n}var ds=class extends Gt{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){let n=ce.prototype.parse.apply(this,[t,e]);if(n===0){this._zero=!0;return}return j(n)&&n>0?n:null}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=j(t)?Math.max(0,t):null,this.max=j(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!j(this._userMin)&&(this.min=t===jt(this.min,0)?jt(this.min,-1):jt(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),n=this.min,i=this.max,o=r=>n=t?n:r,a=r=>i=e?i:r;n===i&&(n<=0?(o(1),a(10)):(o(jt(n,-1)),a(jt(i,1)))),n<=0&&o(jt(i,-1)),i<=0&&a(jt(n,1)),this.min=n,this.max=i}buildTicks(){let t=this.options,e={min:this._userMin,max:this._userMax},n=Hc(e,this);return t.bounds==="ticks"&&Ks(n,this,"value"),t.reverse?(n.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),n}getLabelForValue(t){return t===void 0?"0":ts(t,this.chart.options.locale,this.options.ticks.format)}configure(){let t=this.min;super.configure(),this._startValue=ft(t),this._valueRange=ft(this.max)-ft(t)}getPixelForValue(t){return(t===void 0||t===0)&&(t=this.min),t===null||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(ft(t)-this._startValue)/this._valueRange)}getValueForPixel(t){let e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}};T(ds,"id","logarithmic"),T(ds,"defaults",{ticks:{callback:Se.formatters.logarithmic,major:{enabled:!0}}});function Fn(s){let t=s.ticks;if(t.display&&s.display){let e=X(t.backdropPadding);return I(t.font&&t.font.size,N.font.size)+e.height}return 0}function Vc(s,t,e){return e=V(e)?e:[e],{w:Ti(s,t.string,e),h:e.length*t.lineHeight}}function wo(s,t,e,n,i){return s===n||s===i?{start:t-e/2,end:t+e/2}:s<n||s>i?{start:t-e,end:t}:{start:t,end:t+e}}function Nc(s){let t={l:s.left+s._padding.left,r:s.right-s._padding.right,t:s.top+s._padding.top,b:s.bottom-s._padding.bottom},e=Object.assign({},t),n=[],i=[],o=s._pointLabels.length,a=s.options.pointLabels,r=a.centerPointLabels?Y/o:0;for(let l=0;l<o;l++){let c=a.setContext(s.getPointLabelContext(l));i[l]=c.padding;let h=s.getPointPosition(l,s.drawingArea+i[l],r),u=U(c.font),d=Vc(s.ctx,u,s._pointLabels[l]);n[l]=d;let f=it(s.getIndexAngle(l)+r),m=Math.round(Je(f)),p=wo(m,h.x,d.w,0,180),b=wo(m,h.y,d.h,90,270);$c(e,t,f,p,b)}s.setCenterPoint(t.l-e.l,e.r-t.r,t.t-e.t,e.b-t.b),s._pointLabelItems=Uc(s,n,i)}function $c(s,t,e,n,i){let o=Math.abs(Math.sin(e)),a=Math.abs(Math.cos(e)),r=0,l=0;n.start<t.l?(r=(t.l-n.start)/o,s.l=Math.min(s.l,t.l-r)):n.end>t.r&&(r=(n.end-t.r)/o,s.r=Math.max(s.r,t.r+r)),i.start<t.t?(l=(t.t-i.start)/a,s.t=Math.min(s.t,t.t-l)):i.end>t.b&&(l=(i.end-t.b)/a,s.b=Math.max(s.b,t.b+l))}function jc(s,t,e){let n=s.drawingArea,{extra:i,additionalAngle:o,padding:a,size:r}=e,l=s.getPointPosition(t,n+i+a,o),c=Math.round(Je(it(l.angle+G))),h=qc(l.y,r.h,c),u=Xc(c),d=Gc(l.x,r.w,u);return{visible:!0,x:l.x,y:h,textAlign:u,left:d,top:h,right:d+r.w,bottom:h+r.h}}function Yc(s,t){if(!t)return!0;let{left:e,top:n,right:i,bottom:o}=s;return!(Ht({x:e,y:n},t)||Ht({x:e,y:o},t)||Ht({x:i,y:n},t)||Ht({x:i,y:o},t))}function Uc(s,t,e){let n=[],i=s._pointLabels.length,o=s.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:Fn(o)/2,additionalAngle:a?Y/i:0},c;for(let h=0;h<i;h++){l.padding=e[h],l.size=t[h];let u=jc(s,h,l);n.push(u),r==="auto"&&(u.visible=Yc(u,c),u.visible&&(c=u))}return n}function Xc(s){return s===0||s===180?"center":s<180?"left":"right"}function Gc(s,t,e){return e==="right"?s-=t:e==="center"&&(s-=t/2),s}function qc(s,t,e){return e===90||e===270?s-=t/2:(e>270||e<90)&&(s-=t),s}function Kc(s,t,e){let{left:n,top:i,right:o,bottom:a}=e,{backdropColor:r}=t;if(!B(r)){let l=kt(t.borderRadius),c=X(t.backdropPadding);s.fillStyle=r;let h=n-c.left,u=i-c.top,d=o-n+c.width,f=a-i+c.height;Object.values(l).some(m=>m!==0)?(s.beginPath(),ne(s,{x:h,y:u,w:d,h:f,radius:l}),s.fill()):s.fillRect(h,u,d,f)}}function Jc(s,t){let{ctx:e,options:{pointLabels:n}}=s;for(let i=t-1;i>=0;i--){let o=s._pointLabelItems[i];if(!o.visible)continue;let a=n.setContext(s.getPointLabelContext(i));Kc(e,a,o);let r=U(a.font),{x:l,y:c,textAlign:h}=o;Vt(e,s._pointLabels[i],l,c+r.lineHeight/2,r,{color:a.color,textAlign:h,textBaseline:"middle"})}}function jo(s,t,e,n){let{ctx:i}=s;if(e)i.arc(s.xCenter,s.yCenter,t,0,et);else{let o=s.getPointPosition(0,t);i.moveTo(o.x,o.y);for(let a=1;a<n;a++)o=s.getPointPosition(a,t),i.lineTo(o.x,o.y)}}function Zc(s,t,e,n,i){let o=s.ctx,a=t.circular,{color:r,lineWidth:l}=t;!a&&!n||!r||!l||e<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(i.dash||[]),o.lineDashOffset=i.dashOffset,o.beginPath(),jo(s,e,a,n),o.closePath(),o.stroke(),o.restore())}function Qc(s,t,e){return Ct(s,{label:e,index:t,type:"pointLabel"})}var ie=class extends ce{constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){let t=this._padding=X(Fn(this.options)/2),e=this.width=this.maxWidth-t.width,n=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+n/2+t.top),this.drawingArea=Math.floor(Math.min(e,n)/2)}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!1);this.min=j(t)&&!isNaN(t)?t:0,this.max=j(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/Fn(this.options))}generateTickLabels(t){ce.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map((e,n)=>{let i=H(this.options.pointLabels.callback,[e,n],this);return i||i===0?i:""}).filter((e,n)=>this.chart.getDataVisibility(n))}fit(){let t=this.options;t.display&&t.pointLabels.display?Nc(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,n,i){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((n-i)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,n,i))}getIndexAngle(t){let e=et/(this._pointLabels.length||1),n=this.options.startAngle||0;return it(t*e+pt(n))}getDistanceFromCenterForValue(t){if(B(t))return NaN;let e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(B(t))return NaN;let e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){let e=this._pointLabels||[];if(t>=0&&t<e.length){let n=e[t];return Qc(this.getContext(),t,n)}}getPointPosition(t,e,n=0){let i=this.getIndexAngle(t)-G+n;return{x:Math.cos(i)*e+this.xCenter,y:Math.sin(i)*e+this.yCenter,angle:i}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){let{left:e,top:n,right:i,bottom:o}=this._pointLabelItems[t];return{left:e,top:n,right:i,bottom:o}}drawBackground(){let{backgroundColor:t,grid:{circular:e}}=this.options;if(t){let n=this.ctx;n.save(),n.beginPath(),jo(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),n.closePath(),n.fillStyle=t,n.fill(),n.restore()}}drawGrid(){let t=this.ctx,e=this.options,{angleLines:n,grid:i,border:o}=e,a=this._pointLabels.length,r,l,c;if(e.pointLabels.display&&Jc(this,a),i.display&&this.ticks.forEach((h,u)=>{if(u!==0||u===0&&this.min<0){l=this.getDistanceFromCenterForValue(h.value);let d=this.getContext(u),f=i.setContext(d),m=o.setContext(d);Zc(this,f,l,a,m)}}),n.display){for(t.save(),r=a-1;r>=0;r--){let h=n.setContext(this.getPointLabelContext(r)),{color:u,lineWidth:d}=h;!d||!u||(t.lineWidth=d,t.strokeStyle=u,t.setLineDash(h.borderDash),t.lineDashOffset=h.borderDashOffset,l=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),c=this.getPointPosition(r,l),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(c.x,c.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){let t=this.ctx,e=this.options,n=e.ticks;if(!n.display)return;let i=this.getIndexAngle(0),o,a;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(i),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach((r,l)=>{if(l===0&&this.min>=0&&!e.reverse)return;let c=n.setContext(this.getContext(l)),h=U(c.font);if(o=this.getDistanceFromCenterForValue(this.ticks[l].value),c.showLabelBackdrop){t.font=h.string,a=t.measureText(r.label).width,t.fillStyle=c.backdropColor;let u=X(c.backdropPadding);t.fillRect(-a/2-u.left,-o-h.size/2-u.top,a+u.width,h.size+u.height)}Vt(t,r.label,0,-o,h,{color:c.color,strokeColor:c.textStrokeColor,strokeWidth:c.textStrokeWidth})}),t.restore()}drawTitle(){}};T(ie,"id","radialLinear"),T(ie,"defaults",{display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:Se.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback(t){return t},padding:5,centerPointLabels:!1}}),T(ie,"defaultRoutes",{"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"}),T(ie,"descriptors",{angleLines:{_fallback:"grid"}});var Ms={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},Z=Object.keys(Ms);function So(s,t){return s-t}function ko(s,t){if(B(t))return null;let e=s._adapter,{parser:n,round:i,isoWeekday:o}=s._parseOpts,a=t;return typeof n=="function"&&(a=n(a)),j(a)||(a=typeof n=="string"?e.parse(a,n):e.parse(a)),a===null?null:(i&&(a=i==="week"&&(we(o)||o===!0)?e.startOf(a,"isoWeek",o):e.startOf(a,i)),+a)}function Co(s,t,e,n){let i=Z.length;for(let o=Z.indexOf(s);o<i-1;++o){let a=Ms[Z[o]],r=a.steps?a.steps:Number.MAX_SAFE_INTEGER;if(a.common&&Math.ceil((e-t)/(r*a.size))<=n)return Z[o]}return Z[i-1]}function th(s,t,e,n,i){for(let o=Z.length-1;o>=Z.indexOf(e);o--){let a=Z[o];if(Ms[a].common&&s._adapter.diff(i,n,a)>=t-1)return a}return Z[e?Z.indexOf(e):0]}function eh(s){for(let t=Z.indexOf(s)+1,e=Z.length;t<e;++t)if(Ms[Z[t]].common)return Z[t]}function Po(s,t,e){if(!e)s[t]=!0;else if(e.length){let{lo:n,hi:i}=Ze(e,t),o=e[n]>=t?e[n]:e[i];s[o]=!0}}function sh(s,t,e,n){let i=s._adapter,o=+i.startOf(t[0].value,n),a=t[t.length-1].value,r,l;for(r=o;r<=a;r=+i.add(r,1,n))l=e[r],l>=0&&(t[l].major=!0);return t}function Ao(s,t,e){let n=[],i={},o=t.length,a,r;for(a=0;a<o;++a)r=t[a],i[r]=a,n.push({value:r,major:!1});return o===0||!e?n:sh(s,n,i,e)}var le=class extends Gt{constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){let n=t.time||(t.time={}),i=this._adapter=new gl._date(t.adapters.date);i.init(e),ee(n.displayFormats,i.formats()),this._parseOpts={parser:n.parser,round:n.round,isoWeekday:n.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return t===void 0?null:ko(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){let t=this.options,e=this._adapter,n=t.time.unit||"day",{min:i,max:o,minDefined:a,maxDefined:r}=this.getUserBounds();function l(c){!a&&!isNaN(c.min)&&(i=Math.min(i,c.min)),!r&&!isNaN(c.max)&&(o=Math.max(o,c.max))}(!a||!r)&&(l(this._getLabelBounds()),(t.bounds!=="ticks"||t.ticks.source!=="labels")&&l(this.getMinMax(!1))),i=j(i)&&!isNaN(i)?i:+e.startOf(Date.now(),n),o=j(o)&&!isNaN(o)?o:+e.endOf(Date.now(),n)+1,this.min=Math.min(i,o-1),this.max=Math.max(i+1,o)}_getLabelBounds(){let t=this.getLabelTimestamps(),e=Number.POSITIVE_INFINITY,n=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],n=t[t.length-1]),{min:e,max:n}}buildTicks(){let t=this.options,e=t.time,n=t.ticks,i=n.source==="labels"?this.getLabelTimestamps():this._generate();t.bounds==="ticks"&&i.length&&(this.min=this._userMin||i[0],this.max=this._userMax||i[i.length-1]);let o=this.min,a=this.max,r=wi(i,o,a);return this._unit=e.unit||(n.autoSkip?Co(e.minUnit,this.min,this.max,this._getLabelCapacity(o)):th(this,r.length,e.minUnit,this.min,this.max)),this._majorUnit=!n.major.enabled||this._unit==="year"?void 0:eh(this._unit),this.initOffsets(i),t.reverse&&r.reverse(),Ao(this,r,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map(t=>+t.value))}initOffsets(t=[]){let e=0,n=0,i,o;this.options.offset&&t.length&&(i=this.getDecimalForValue(t[0]),t.length===1?e=1-i:e=(this.getDecimalForValue(t[1])-i)/2,o=this.getDecimalForValue(t[t.length-1]),t.length===1?n=o:n=(o-this.getDecimalForValue(t[t.length-2]))/2);let a=t.length<3?.5:.25;e=st(e,0,a),n=st(n,0,a),this._offsets={start:e,end:n,factor:1/(e+1+n)}}_generate(){let t=this._adapter,e=this.min,n=this.max,i=this.options,o=i.time,a=o.unit||Co(o.minUnit,e,n,this._getLabelCapacity(e)),r=I(i.ticks.stepSize,1),l=a==="week"?o.isoWeekday:!1,c=we(l)||l===!0,h={},u=e,d,f;if(c&&(u=+t.startOf(u,"isoWeek",l)),u=+t.startOf(u,c?"day":a),t.diff(n,e,a)>1e5*r)throw new Error(e+" and "+n+" are too far apart with stepSize of "+r+" "+a);let m=i.ticks.source==="data"&&this.getDataTimestamps();for(d=u,f=0;d<n;d=+t.add(d,r,a),f++)Po(h,d,m);return(d===n||i.bounds==="ticks"||f===1)&&Po(h,d,m),Object.keys(h).sort(So).map(p=>+p)}getLabelForValue(t){let e=this._adapter,n=this.options.time;return n.tooltipFormat?e.format(t,n.tooltipFormat):e.format(t,n.displayFormats.datetime)}format(t,e){let i=this.options.time.displayFormats,o=this._unit,a=e||i[o];return this._adapter.format(t,a)}_tickFormatFunction(t,e,n,i){let o=this.options,a=o.ticks.callback;if(a)return H(a,[t,e,n],this);let r=o.time.displayFormats,l=this._unit,c=this._majorUnit,h=l&&r[l],u=c&&r[c],d=n[e],f=c&&u&&d&&d.major;return this._adapter.format(t,i||(f?u:h))}generateTickLabels(t){let e,n,i;for(e=0,n=t.length;e<n;++e)i=t[e],i.label=this._tickFormatFunction(i.value,e,t)}getDecimalForValue(t){return t===null?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){let e=this._offsets,n=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+n)*e.factor)}getValueForPixel(t){let e=this._offsets,n=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+n*(this.max-this.min)}_getLabelSize(t){let e=this.options.ticks,n=this.ctx.measureText(t).width,i=pt(this.isHorizontal()?e.maxRotation:e.minRotation),o=Math.cos(i),a=Math.sin(i),r=this._resolveTickFontOptions(0).size;return{w:n*o+r*a,h:n*a+r*o}}_getLabelCapacity(t){let e=this.options.time,n=e.displayFormats,i=n[e.unit]||n.millisecond,o=this._tickFormatFunction(t,0,Ao(this,[t],this._majorUnit),i),a=this._getLabelSize(o),r=Math.floor(this.isHorizontal()?this.width/a.w:this.height/a.h)-1;return r>0?r:1}getDataTimestamps(){let t=this._cache.data||[],e,n;if(t.length)return t;let i=this.getMatchingVisibleMetas();if(this._normalized&&i.length)return this._cache.data=i[0].controller.getAllParsedValues(this);for(e=0,n=i.length;e<n;++e)t=t.concat(i[e].controller.getAllParsedValues(this));return this._cache.data=this.normalize(t)}getLabelTimestamps(){let t=this._cache.labels||[],e,n;if(t.length)return t;let i=this.getLabels();for(e=0,n=i.length;e<n;++e)t.push(ko(this,i[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return Qs(t.sort(So))}};T(le,"id","time"),T(le,"defaults",{bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}});function fs(s,t,e){let n=0,i=s.length-1,o,a,r,l;e?(t>=s[n].pos&&t<=s[i].pos&&({lo:n,hi:i}=Qe(s,"pos",t)),{pos:o,time:r}=s[n],{pos:a,time:l}=s[i]):(t>=s[n].time&&t<=s[i].time&&({lo:n,hi:i}=Qe(s,"time",t)),{time:o,pos:r}=s[n],{time:a,pos:l}=s[i]);let c=a-o;return c?r+(l-r)*(t-o)/c:r}var gs=class extends le{constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){let t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=fs(e,this.min),this._tableRange=fs(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){let{min:e,max:n}=this,i=[],o=[],a,r,l,c,h;for(a=0,r=t.length;a<r;++a)c=t[a],c>=e&&c<=n&&i.push(c);if(i.length<2)return[{time:e,pos:0},{time:n,pos:1}];for(a=0,r=i.length;a<r;++a)h=i[a+1],l=i[a-1],c=i[a],Math.round((h+l)/2)!==c&&o.push({time:c,pos:a/(r-1)});return o}_generate(){let t=this.min,e=this.max,n=super.getDataTimestamps();return(!n.includes(t)||!n.length)&&n.splice(0,0,t),(!n.includes(e)||n.length===1)&&n.push(e),n.sort((i,o)=>i-o)}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;let e=this.getDataTimestamps(),n=this.getLabelTimestamps();return e.length&&n.length?t=this.normalize(e.concat(n)):t=e.length?e:n,t=this._cache.all=t,t}getDecimalForValue(t){return(fs(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){let e=this._offsets,n=this.getDecimalForPixel(t)/e.factor-e.end;return fs(this._table,n*this._tableRange+this._minPos,!0)}};T(gs,"id","timeseries"),T(gs,"defaults",le.defaults);var nh=/[\\u202a-\\u202e\\u2066-\\u2069]/g;function Tt(s){return s.replace(nh,t=>`<U+${t.charCodeAt(0).toString(16).toUpperCase()}>`)}var he=10;function Uo(s){if(s.evaluators.length===0)return null;let t=s.evaluators.map(()=>new Array(he).fill(0)),e=0;for(let i of s.cases)i.scores.forEach((o,a)=>{if(o===null)return;let r=Math.min(he-1,Math.floor(o*he)),l=t[a];l!==void 0&&(l[r]=(l[r]??0)+1),e++});return e===0?null:{labels:Array.from({length:he},(i,o)=>`${(o/he).toFixed(1)}\\u2013${((o+1)/he).toFixed(1)}`),counts:t}}function Xo(s){let t=s.runs.map(e=>e.passRate===null?null:e.passRate*100);return t.some(e=>e!==null)?t:null}var Go=24,zn=4;function ws(...s){let t=s.map(o=>ih(Tt(o),Go));if(t.flat().length<=zn)return t.flat();let[e=[],...n]=t,i=Yo(n.flat(),zn-1);return[...Yo(e,zn-i.length),...i]}function Yo(s,t){if(s.length<=t)return s;let e=s.slice(0,t),n=Array.from(e[t-1]??"");for(;n.length>0&&vs(n.join(""))>Go-1;)n.pop();return e[t-1]=`${n.join("")}\\u2026`,e}function vs(s){let t=0;for(let e of s)t+=(e.codePointAt(0)??0)>=4352?2:1;return t}function ih(s,t){let e=[],n="";for(let i of s.split(/\\s+/).filter(Boolean)){let o=n===""?i:`${n} ${i}`;if(vs(o)<=t){n=o;continue}n!==""&&e.push(n);let a=Array.from(i);for(;vs(a.join(""))>t;){let r=0;for(;r<a.length&&vs(a.slice(0,r+1).join(""))<=t;)r++;let l=a.slice(0,Math.max(1,r)),c=Math.max(...["-","/","_",",","=","."].map(u=>l.lastIndexOf(u))),h=c>0?c+1:l.length;e.push(a.slice(0,h).join("")),a=a.slice(h)}n=a.join("")}return n!==""&&e.push(n),e}function Ss(s){let t=s.reduce((e,n)=>e+Math.max(26,14*n+8),0);return Math.max(160,t+60)}function ze(s){return String(s).replace(/\\B(?=(\\d{3})+(?!\\d))/g,",")}function qo(s){let t=Math.round(s*1e3)/10;return`${(s<1&&t>=100?99.9:t).toFixed(1)}%`}function Ko(s){if(s>0&&s<1e-6)return"<$0.000001";if(s>0&&s<1e-4){let n=1-Math.floor(Math.log10(s));return`$${s.toFixed(n).replace(/0+$/,"")}`}let[t="0",e=""]=s.toFixed(s>=1?2:4).split(".");return`$${ze(Number(t))}.${e}`}function Jo(s){let t=Math.round(s/100);return`${ze(Math.floor(t/10))}.${t%10} s`}function ks(s){for(let t=3;t<=17;t++){let e=s.toFixed(t),n=Number(e);if(!(n===1&&s<1||n===0&&s>0))return e}return String(s)}var ta=3,Zo=9;function oh(s,t){let e=Math.abs(s);if(e<1e-9)return 0 .toFixed(t);let n=t;for(;n<Zo&&e<.5*10**-n;)n++;return e.toFixed(n===t?t:Math.min(Zo,n+1))}function ea(s){return Math.abs(s)<1e-9}function Bn(s,t){let e=oh(s,t);return ea(s)?e:`${s>0?"+":"-"}${e}`}function sa(s){return Bn(s,ta)}function na(s){if(ea(s))return 0 .toFixed(ta);let t=ks(Math.abs(s));return s<0?`-${t}`:t}function O(s){return ze(s)}function ue(s,t){return`${O(s)} ${t}${s===1?"":"s"}`}function _t(s){return s===null?"\\u2014":qo(s)}function Cs(s){return s===null?"\\u2014":Bn(s*100,1)}function Wn(s){return s===null?"\\u2014":`${Cs(s)} pp`}function Q(s){return s===null?"\\u2014":ks(s)}function ia(s){return s===null?"\\u2014":na(s)}function Ps(s){return s===null?"\\u2014":sa(s)}function Hn(s,t){return t===0?"\\u2014":s===null?"unknown":Ko(s)}function Vn(s){return Jo(s)}function As(s){return`${O(Math.round(s))} ms`}function Ds(s){if(s.kind==="pass rate")return[_t(s.base),_t(s.head),Wn(s.delta),oa(s,Cs," pp")];let t=s.kind==="agreement"?ia:Q;return[t(s.base),t(s.head),Ps(s.delta),oa(s,Ps,"")]}function oa(s,t,e){if(s.low===null||s.high===null)return"\\u2014";let n=s.endsAtZero?" includes 0":"";return`[${t(s.low)}, ${t(s.high)}]${e}${n}`}function g(s,t={},...e){let n=document.createElement(s);for(let[i,o]of Object.entries(t))n.setAttribute(i,i==="title"?Tt(o):o);for(let i of e)i==null||i===!1||n.append(typeof i=="string"?document.createTextNode(Tt(i)):i);return n}function ot(s,t,...e){return g("section",{id:t},g("h2",{},s),...e)}function Ts(s,t){let e=s.map(n=>typeof n=="string"?g("th",{},n):n);return g("table",{class:"grid"},g("thead",{},g("tr",{},...e)),g("tbody",{},...t))}nt.register(Ut,Xt,ae,re,$o,Vo);var aa=["#3b6fd4","#e07b39","#3a9d5d","#b9468a","#7a5cc7","#c9a227","#2a9fb0","#8c6d46"];function ra(s){let t=[ah(s),rh(s),lh(s),ch(s)];return t.every(e=>e===null)?null:ot("Charts","charts",g("div",{class:"charts"},...t))}function Os(s,t,e,n=260){let i=g("canvas",{id:t,role:"img","aria-label":s}),o=g("div",{class:"canvas"},i);o.style.height=`${n}px`;let a=g("figure",{class:"chart"},g("figcaption",{},s),o);return queueMicrotask(()=>new nt(i,{...e,options:{animation:!1,maintainAspectRatio:!1,responsive:!0,...e.options}})),a}function ah(s){let t=Uo(s);if(t===null)return null;let{labels:e,counts:n}=t;return Os("Score distribution per evaluator (cases per score bin)","chart-scores",{type:"bar",data:{labels:e,datasets:s.evaluators.map((i,o)=>({label:i,data:n[o]??[],backgroundColor:aa[o%aa.length]??"#888"}))},options:{scales:{y:{beginAtZero:!0,ticks:{precision:0},title:{display:!0,text:"cases"}}}}})}function rh(s){let t=Xo(s);if(t===null)return null;let e=s.runs.map(n=>ws(n.name));return Os("Pass rate per grid point","chart-pass-rate",{type:"bar",data:{labels:e,datasets:[{label:"pass rate %",data:t,backgroundColor:s.runs.map(n=>n.verdict==="pass"?"#3a9d5d":"#c8453b")}]},options:{indexAxis:"y",scales:{x:{min:0,max:100,title:{display:!0,text:"pass rate %"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:n=>{let i=t[n.dataIndex];return _t(i==null?null:i/100)}}}}}},Ss(e.map(n=>n.length)))}function lh(s){let t=s.comparison;if(t===null)return null;let e=t.rows.filter(a=>a.low!==null&&a.high!==null);if(e.length===0)return null;let n=a=>a==="regressed"?"#c8453b":a==="improved"?"#3a9d5d":"#8a94a6",i=Math.round(t.confidence*100),o=e.map(a=>ws(a.run,a.name));return Os(`Change against the baseline, with ${i}% confidence intervals`,"chart-comparison",{type:"bar",data:{labels:o,datasets:[{label:`\\u0394 (${i}% CI)`,data:e.map(a=>[a.low??0,a.high??0]),backgroundColor:e.map(a=>n(a.label)),barPercentage:.5}]},options:{indexAxis:"y",scales:{x:{title:{display:!0,text:"head \\u2212 base"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{title:a=>{let r=e[a[0]?.dataIndex??-1];return r===void 0?"":`${r.run}${r.incomplete} \\xB7 ${r.metric}`},label:a=>{let r=e[a.dataIndex];if(r===void 0)return"";let[l,c,h,u]=Ds(r);return`${l} \\u2192 ${c}, \\u0394 ${h} ${u} ${r.verdict}`}}}}}},Ss(o.map(a=>a.length)))}function ch(s){let t=s.cases.filter(i=>i.flaky&&i.trials!==null).slice(0,30);if(t.length===0)return null;let e=t.map(i=>ws(`${i.id.slice(0,12)} \\xB7 ${s.runs[i.run]?.name??""}`)),n=t.map(i=>{let o=i.trials??[];return o.length===0?0:100*o.filter(a=>a.passed).length/o.length});return Os("Flaky cases: share of trials passed","chart-flaky",{type:"bar",data:{labels:e,datasets:[{label:"trials passed %",data:n,backgroundColor:"#c9a227"}]},options:{indexAxis:"y",scales:{x:{min:0,max:100}},plugins:{legend:{display:!1}}}},Ss(e.map(i=>i.length)))}function hh(s){let t=s.length;for(let e=0;e<s.length-1;e++)ca(s.charCodeAt(e))&&ha(s.charCodeAt(e+1))&&(t--,e++);return t}function Be(s,t){let e=0;for(let n=0;n<t&&e<s.length;n++){let i=ca(s.charCodeAt(e))&&ha(s.charCodeAt(e+1));e+=i?2:1}return s.slice(0,e)}function la(s,t){if(s.length<=t)return{start:s,left:0};let e=Be(s,t);return{start:e,left:hh(s.slice(e.length))}}function ca(s){return s>=55296&&s<=56319}function ha(s){return s>=56320&&s<=57343}var Ot=class{diff(t,e,n={}){let i;typeof n=="function"?(i=n,n={}):"callback"in n&&(i=n.callback);let o=this.castInput(t,n),a=this.castInput(e,n),r=this.removeEmpty(this.tokenize(o,n)),l=this.removeEmpty(this.tokenize(a,n));return this.diffWithOptionsObj(r,l,n,i)}diffWithOptionsObj(t,e,n,i){var o;let a=_=>{if(_=this.postProcess(_,n),i){setTimeout(function(){i(_)},0);return}else return _},r=e.length,l=t.length,c=1,h=r+l;n.maxEditLength!=null&&(h=Math.min(h,n.maxEditLength));let u=(o=n.timeout)!==null&&o!==void 0?o:1/0,d=Date.now()+u,f=[{oldPos:-1,lastComponent:void 0}],m=this.extractCommon(f[0],e,t,0,n);if(f[0].oldPos+1>=l&&m+1>=r)return a(this.buildValues(f[0].lastComponent,e,t));let p=-1/0,b=1/0,x=()=>{for(let _=Math.max(p,-c);_<=Math.min(b,c);_+=2){let v,w=f[_-1],M=f[_+1];w&&(f[_-1]=void 0);let S=!1;if(M){let k=M.oldPos-_;S=M&&0<=k&&k<r}let C=w&&w.oldPos+1<l;if(!S&&!C){f[_]=void 0;continue}if(!C||S&&w.oldPos<M.oldPos?v=this.addToPath(M,!0,!1,0,n):v=this.addToPath(w,!1,!0,1,n),m=this.extractCommon(v,e,t,_,n),v.oldPos+1>=l&&m+1>=r)return a(this.buildValues(v.lastComponent,e,t))||!0;f[_]=v,v.oldPos+1>=l&&(b=Math.min(b,_-1)),m+1>=r&&(p=Math.max(p,_+1))}c++};if(i)(function _(){setTimeout(function(){if(c>h||Date.now()>d)return i(void 0);x()||_()},0)})();else for(;c<=h&&Date.now()<=d;){let _=x();if(_)return _}}addToPath(t,e,n,i,o){let a=t.lastComponent;return a&&!o.oneChangePerToken&&a.added===e&&a.removed===n?{oldPos:t.oldPos+i,lastComponent:{count:a.count+1,added:e,removed:n,previousComponent:a.previousComponent}}:{oldPos:t.oldPos+i,lastComponent:{count:1,added:e,removed:n,previousComponent:a}}}extractCommon(t,e,n,i,o){let a=e.length,r=n.length,l=t.oldPos,c=l-i,h=0;for(;c+1<a&&l+1<r&&this.equals(n[l+1],e[c+1],o);)c++,l++,h++,o.oneChangePerToken&&(t.lastComponent={count:1,previousComponent:t.lastComponent,added:!1,removed:!1});return h&&!o.oneChangePerToken&&(t.lastComponent={count:h,previousComponent:t.lastComponent,added:!1,removed:!1}),t.oldPos=l,c}equals(t,e,n){return n.comparator?n.comparator(t,e):t===e||!!n.ignoreCase&&t.toLowerCase()===e.toLowerCase()}removeEmpty(t){let e=[];for(let n=0;n<t.length;n++)t[n]&&e.push(t[n]);return e}castInput(t,e){return t}tokenize(t,e){return Array.from(t)}join(t){return t.join("")}postProcess(t,e){return t}get useLongestToken(){return!1}buildValues(t,e,n){let i=[],o;for(;t;)i.push(t),o=t.previousComponent,delete t.previousComponent,t=o;i.reverse();let a=i.length,r=0,l=0,c=0;for(;r<a;r++){let h=i[r];if(h.removed)h.value=this.join(n.slice(c,c+h.count)),c+=h.count;else{if(!h.added&&this.useLongestToken){let u=e.slice(l,l+h.count);u=u.map(function(d,f){let m=n[c+f];return m.length>d.length?m:d}),h.value=this.join(u)}else h.value=this.join(e.slice(l,l+h.count));l+=h.count,h.added||(c+=h.count)}}return i}};function Nn(s,t){let e;for(e=0;e<s.length&&e<t.length;e++)if(s[e]!=t[e])return s.slice(0,e);return s.slice(0,e)}function $n(s,t){let e;if(!s||!t||s[s.length-1]!=t[t.length-1])return"";for(e=0;e<s.length&&e<t.length;e++)if(s[s.length-(e+1)]!=t[t.length-(e+1)])return s.slice(-e);return s.slice(-e)}function Ls(s,t,e){if(s.slice(0,t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t start with prefix ${JSON.stringify(t)}; this is a bug`);return e+s.slice(t.length)}function Es(s,t,e){if(!t)return s+e;if(s.slice(-t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t end with suffix ${JSON.stringify(t)}; this is a bug`);return s.slice(0,-t.length)+e}function de(s,t){return Ls(s,t,"")}function We(s,t){return Es(s,t,"")}function jn(s,t){return t.slice(0,uh(s,t))}function uh(s,t){let e=0;s.length>t.length&&(e=s.length-t.length);let n=t.length;s.length<t.length&&(n=s.length);let i=Array(n),o=0;i[0]=0;for(let a=1;a<n;a++){for(t[a]==t[o]?i[a]=i[o]:i[a]=o;o>0&&t[a]!=t[o];)o=i[o];t[a]==t[o]&&o++}o=0;for(let a=e;a<s.length;a++){for(;o>0&&s[a]!=t[o];)o=i[o];s[a]==t[o]&&o++}return o}function Yn(s,t){let e=[];for(let n of Array.from(t.segment(s))){let i=n.segment;e.length&&/\\s/.test(e[e.length-1])&&/\\s/.test(i)?e[e.length-1]+=i:e.push(i)}return e}function Rs(s,t){if(t)return fe(s,t)[1];let e;for(e=s.length-1;e>=0&&s[e].match(/\\s/);e--);return s.substring(e+1)}function qt(s,t){if(t)return fe(s,t)[0];let e=s.match(/^\\s*/);return e?e[0]:""}function fe(s,t){if(!t)return[qt(s),Rs(s)];if(t.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');let e=Yn(s,t),n=e[0],i=e[e.length-1],o=/\\s/.test(n)?n:"",a=/\\s/.test(i)?i:"";return[o,a]}var Is="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",dh=new RegExp(`[${Is}]+|\\\\s+|[^${Is}]`,"ug"),Un=class extends Ot{equals(t,e,n){return n.ignoreCase&&(t=t.toLowerCase(),e=e.toLowerCase()),t.trim()===e.trim()}tokenize(t,e={}){let n;if(e.intlSegmenter){let a=e.intlSegmenter;if(a.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');n=Yn(t,a)}else n=t.match(dh)||[];let i=[],o=null;return n.forEach(a=>{/\\s/.test(a)?o==null?i.push(a):i.push(i.pop()+a):o!=null&&/\\s/.test(o)?i[i.length-1]==o?i.push(i.pop()+a):i.push(o+a):i.push(a),o=a}),i}join(t){return t.map((e,n)=>n==0?e:e.replace(/^\\s+/,"")).join("")}postProcess(t,e){if(!t||e.oneChangePerToken)return t;let n=null,i=null,o=null;return t.forEach(a=>{a.added?i=a:a.removed?o=a:((i||o)&&ua(n,o,i,a,e.intlSegmenter),n=a,i=null,o=null)}),(i||o)&&ua(n,o,i,null,e.intlSegmenter),t}},da=new Un;function Gn(s,t,e){return e?.ignoreWhitespace!=null&&!e.ignoreWhitespace?ga(s,t,e):da.diff(s,t,e)}function ua(s,t,e,n,i){if(t&&e){let[o,a]=fe(t.value,i),[r,l]=fe(e.value,i);if(s){let c=Nn(o,r);s.value=Es(s.value,r,c),t.value=de(t.value,c),e.value=de(e.value,c)}if(n){let c=$n(a,l);n.value=Ls(n.value,l,c),t.value=We(t.value,c),e.value=We(e.value,c)}}else if(e){if(s){let o=qt(e.value,i);e.value=e.value.substring(o.length)}if(n){let o=qt(n.value,i);n.value=n.value.substring(o.length)}}else if(s&&n){let o=qt(n.value,i),[a,r]=fe(t.value,i),l=Nn(o,a);t.value=de(t.value,l);let c=$n(de(o,l),r);t.value=We(t.value,c),n.value=Ls(n.value,o,c),s.value=Es(s.value,o,o.slice(0,o.length-c.length))}else if(n){let o=qt(n.value,i),a=Rs(t.value,i),r=jn(a,o);t.value=We(t.value,r)}else if(s){let o=Rs(s.value,i),a=qt(t.value,i),r=jn(o,a);t.value=de(t.value,r)}}var Xn=class extends Ot{tokenize(t){let e=new RegExp(`(\\\\r?\\\\n)|[${Is}]+|[^\\\\S\\\\n\\\\r]+|[^${Is}]`,"ug");return t.match(e)||[]}},fa=new Xn;function ga(s,t,e){return fa.diff(s,t,e)}var qn=class extends Ot{constructor(){super(...arguments),this.tokenize=fh}equals(t,e,n){return n.ignoreWhitespace?((!n.newlineIsToken||!t.includes(`\n`))&&(t=t.trim()),(!n.newlineIsToken||!e.includes(`\n`))&&(e=e.trim())):n.ignoreNewlineAtEof&&!n.newlineIsToken&&(t.endsWith(`\n`)&&(t=t.slice(0,-1)),e.endsWith(`\n`)&&(e=e.slice(0,-1))),super.equals(t,e,n)}},pa=new qn;function Kn(s,t,e){return pa.diff(s,t,e)}function fh(s,t){t.stripTrailingCr&&(s=s.replace(/\\r\\n/g,`\n`));let e=[],n=s.split(/(\\n|\\r\\n)/);n[n.length-1]||n.pop();for(let i=0;i<n.length;i++){let o=n[i];i%2&&!t.newlineIsToken?e[e.length-1]+=o:e.push(o)}return e}var ma=4e3;function Fs(s,t,e){let i=s.length>ma||t.length>ma?Kn(s,t):Gn(s,t),o=g("pre",{id:e,class:"diff"});for(let a of i)o.append(a.added?g("ins",{},a.value):a.removed?g("del",{},a.value):document.createTextNode(Tt(a.value)));return o}var gh="\\u2260";function xa(s,t){let e=t.base;if(e===void 0){let l=s.baseCases;return t.newlyFailing!==!0&&t.fixed!==!0||l===null?[]:l.unread!==null?[g("p",{id:"detail-base-missing",class:"note"},`The baseline\'s result of this case is not in the page: ${l.unread} (evals report RESULTS --baseline BASE -o FILE adds it).`)]:[g("p",{id:"detail-base-missing",class:"note"},`The baseline\'s result of this case is not in the page: it holds ${O(l.held)} of the ${O(l.named)} changed cases. evals show RESULTS --case ${t.id} --baseline BASE prints it.`)]}let n=t.output,i=!e.sameOutput,o=n===null?null:Be(n,s.maxShownChars),a=e.status!==t.status,r=[g("h3",{id:"detail-base-title"},"Baseline (BASE) vs this run (HEAD)"),g("table",{class:"grid sides",id:"detail-base"},g("thead",{},g("tr",{},...["","BASE","HEAD"].map(l=>g("th",{},l)))),g("tbody",{},_a("status",e.status,t.status,a),...ph(t))),g("div",{class:"sides-pre"},ba("BASE output",e.output??"no output (the case errored)","detail-base-output",i),ba("HEAD output",o??"no output (the case errored)","detail-head-output",i))];for(let l of e.warnings??[])r.push(g("p",{class:"warning detail-base-warning"},g("strong",{},"Warning in BASE:"),` ${l}`));return e.why!==void 0&&r.push(g("p",{id:"detail-base-why",class:"why"},`In BASE: ${e.why}`)),e.error!==null&&r.push(g("pre",{id:"detail-base-error"},e.error)),i&&e.output!==null&&o!==null&&r.push(g("h3",{},"BASE output vs HEAD output"),Fs(e.output,o,"detail-base-diff")),r}function ph(s){let t=s.base?.evaluations??[];return[...new Set([...t.map(n=>n.evaluator),...s.evaluations.map(n=>n.evaluator)])].map(n=>{let i=t.find(l=>l.evaluator===n),o=s.evaluations.find(l=>l.evaluator===n),a=l=>l===void 0?"not run":`${mh(l.passed)} ${Q(l.score)}`,r=i?.score!==o?.score||i?.passed!==o?.passed;return _a(n,a(i),a(o),r)})}function mh(s){return s===!0?"\\u2713":s===!1?"\\u2717":"\\xB7"}function _a(s,t,e,n){return g("tr",{class:n?"changed":"","data-name":s},g("td",{},n?g("span",{class:"mark",title:"differs between BASE and HEAD"},gh):"",` ${s}`),g("td",{class:"base"},t),g("td",{class:"head"},e))}function ba(s,t,e,n){let i=n?`${s} (differs)`:`${s} (same)`;return g("div",{class:n?"block changed":"block"},g("h3",{},i),g("pre",{id:e},t))}var bh="no output (the case errored)";function ya(s){let t=g("div",{class:"body"}),e=g("button",{type:"button",class:"close","aria-label":"close"},"\\xD7"),n=g("aside",{id:"detail",hidden:"",role:"dialog","aria-label":"case detail"},e,t),i=null,o=()=>{n.hasAttribute("hidden")||(n.setAttribute("hidden",""),i instanceof HTMLElement&&i.isConnected&&i.focus(),i=null)};return e.addEventListener("click",o),document.addEventListener("keydown",r=>{r.key==="Escape"&&o()}),{panel:n,show:r=>{n.hasAttribute("hidden")&&(i=document.activeElement),t.replaceChildren(...xh(s,r)),n.removeAttribute("hidden"),t.scrollTop=0,e.focus()}}}function xh(s,t){let e=[g("h2",{},`${t.status.toUpperCase()}${t.flaky?" (flaky)":""} \\xB7 ${t.id}`),g("p",{class:"meta"},[s.runs[t.run]?.name,t.source??"inline case",As(t.durationMs),...t.tags.length>0?[`tags: ${t.tags.join(", ")}`]:[]].join(" \\xB7 "))];t.newlyFailing===!0&&e.push(g("p",{id:"detail-newly-failing",class:"warning"},g("strong",{},"Newly failing:"),` passed in the baseline, ${t.status} now.`)),t.fixed===!0&&e.push(g("p",{id:"detail-fixed",class:"note"},g("strong",{},"Fixed:")," did not pass in the baseline, passes now.")),t.label!==null&&e.push(g("p",{class:"label"},t.label)),t.why!==void 0&&e.push(g("p",{id:"detail-why",class:"why bad"},t.why)),e.push(...xa(s,t)),e.push(He("Inputs",t.inputs,"detail-inputs")),t.sent!==void 0&&e.push(He("Sent",t.sent,"detail-sent")),t.error!==null&&e.push(He("Error",t.error,"detail-error"));let n=t.output;e.push(n===null?g("div",{class:"block"},g("h3",{},"Output"),g("p",{id:"detail-output",class:"dim"},bh)):He("Output",_h(s,n),"detail-output"));for(let o of t.warnings??[])e.push(g("p",{class:"warning detail-warning"},g("strong",{},"Warning:"),` ${o}`));let i=t.compared;return i!==null&&e.push(He("Expected",i.expected,"detail-expected")),i!==null&&n!==null&&e.push(g("h3",{id:"detail-diff-title"},`Expected vs ${i.what}`),Fs(i.expected,i.actual??Be(n,s.maxShownChars),"detail-diff")),e.push(g("h3",{},"Evaluations"),yh(t)),t.trials!==null&&e.push(g("h3",{},`Trials (${O(t.trials.filter(o=>o.passed).length)} of ${O(t.trials.length)} passed)`),g("ol",{class:"trials"},...t.trials.map(o=>g("li",{class:o.passed?"ok":"bad"},`${o.passed?"\\u2713":"\\u2717"} ${As(o.durationMs)} \\xB7 ${o.error??[o.scores.map(a=>`${a.evaluator} ${a.score===null?"error":Q(a.score)}`).join(", "),...o.reasons].join(" \\u2014 ")}`)))),t.usage!==null&&e.push(g("h3",{},"Model calls of the target"),g("p",{id:"detail-usage"},t.usage)),e}function _h(s,t){let{start:e,left:n}=la(t,s.maxShownChars);return n===0?t:`${e}\n\\u2026 (${O(n)} more characters, which the search covers: evals show --full prints all)`}function He(s,t,e){return g("div",{class:"block"},g("h3",{},s),g("pre",{id:e},t))}function yh(s){if(s.evaluations.length>0)return Mh(s);let t=s.error!==null?"none: the case errored before its evaluators ran":"none: no evaluator applies to this case";return g("p",{id:"detail-evaluations",class:"dim"},t)}function Mh(s){let t=s.evaluations.map(e=>g("tr",{class:e.error!==null?"err":e.passed===!1?"bad":e.passed===!0?"ok":""},g("td",{},e.error!==null?"!":e.passed===!0?"\\u2713":e.passed===!1?"\\u2717":"\\xB7"),g("td",{},e.evaluator),g("td",{class:"num"},Q(e.score)),g("td",{},e.threshold??"no threshold"),g("td",{class:"reason"},e.error!==null?`error: ${e.error}`:e.reason??""),g("td",{class:"dim"},e.usage??"")));return g("table",{class:"grid",id:"detail-evaluations"},g("thead",{},g("tr",{},...["","evaluator","score","needs","reason","judge usage"].map(e=>g("th",{},e)))),g("tbody",{},...t))}var vh={status:90,case:200,why:120,run:140,duration:70,score:80,scoreGap:8},wh={status:90,case:180,why:150,run:120,duration:56,score:40,scoreGap:2},Sh=7,kh=8,Ch=16,Ma={wide:30,compact:96};function va(s){let t=s>=Sh,e=t?wh:vh,n=s*e.score+Math.max(0,s-1)*e.scoreGap,i=s===0?5:6;return{compact:t,template:`${e.status}px minmax(${e.case}px,2fr) minmax(${e.why}px,3fr) minmax(${e.run}px,1fr) ${e.duration}px${s===0?"":` ${n}px`}`,scoreTemplate:`repeat(${s}, ${e.score}px)`,scoreGap:`${e.scoreGap}px`,minWidth:e.status+e.case+e.why+e.run+e.duration+n+kh*(i-1)+Ch,headerHeight:t?Ma.compact:Ma.wide}}function Sa(s,t,e=0){let n=Ph(s,t);return e===0?n:`${e===1?"A suite of the baseline is":`${O(e)} suites of the baseline are`} gone from the config, so the verdict is FAIL. ${n}`}function Ph(s,t){return t===1?`The run ${s===0?"passed":"failed"} its gate.`:s===0?`All ${O(t)} runs passed their gates.`:`${O(s)} of ${O(t)} ${s===1?"runs failed its gate.":"runs failed their gates."}`}var wa=12;function Ve(s){return s.length>wa?`${s.slice(0,wa)}\\u2026`:s}var zs=30,ka=10,Ws="newly-failing",Ca={errored:0,failed:1,passed:2};function Da(s,t){let e=s.cases.map(y=>[y.id,y.label??"",y.source??"",y.output??"",y.error??"",y.why??""].join(`\n`).toLowerCase()),n=s.evaluators,i=Bs("filter-status",[["all","all cases"],["not-passed","did not pass"],...s.comparison===null?[]:[[Ws,`newly failing (${s.comparison.newlyFailingCount.all})`]],["failed","failed"],["errored","errored"],["flaky","flaky"],["passed","passed"]]),o=Bs("filter-run",[["all","every run"],...s.runs.map((y,A)=>[String(A),y.name])]),a=Bs("filter-evaluator",[["all","any evaluator"],...s.evaluators.map((y,A)=>[String(A),`${y} did not pass`])]),r=s.tags.length===0?null:Bs("filter-tag",[["","any tag"],...s.tags.map(y=>[`tag:${y}`,`tagged ${y}`])]),l=g("input",{id:"filter-search",type:"search",placeholder:"search id, label, source, output, error, why\\u2026",title:"searches the whole of every output, also the part the detail cuts","aria-label":"search cases"}),c=g("span",{id:"case-count",class:"note"}),h="status",u=!0,d=[],f=[["status","status"],["case","case"],["why","why"],["run","run"],["duration","ms"]],m=va(n.length),{template:p,minWidth:b,headerHeight:x}=m,_=g("div",{class:m.compact?"row head compact":"row head"});_.style.gridTemplateColumns=p,_.style.minWidth=`${b}px`,_.style.height=`${x}px`;let v=([y,A])=>{let E=g("button",{type:"button",class:"sort","data-key":y,title:A},A);return E.addEventListener("click",()=>{u=h===y?!u:!0,h=y,D()}),E};_.append(...f.map(v)),n.length>0&&_.append(Pa(n.map((y,A)=>v([`score:${A}`,y])),m));let w=g("div",{class:"spacer"});w.style.minWidth=`${b}px`;let M=g("div",{id:"case-rows",class:"rows",role:"list"},_,w),S=g("p",{id:"case-columns",class:"note",hidden:""},`${ue(n.length,"evaluator column")}, every one shown: scroll the table sideways to see those out of view.`);function C(y,A,E){let P=s.cases[y];if(P===void 0)return!1;let R=i.value;if(R==="not-passed"&&P.status==="passed"||(R==="failed"||R==="errored"||R==="passed")&&P.status!==R||R==="flaky"&&!P.flaky||R===Ws&&P.newlyFailing!==!0||o.value!=="all"&&String(P.run)!==o.value||a.value!=="all"&&!P.failing.includes(Number(a.value))||r!==null&&r.value!==""&&!P.tags.includes(r.value.slice(4)))return!1;if(A==="")return!0;let $=e[y]??"";if($.includes(A)||E!==A&&$.includes(E))return!0;let at=A.endsWith("\\u2026")?A.slice(0,-1):"";return at!==""&&P.id.toLowerCase().startsWith(at)}function k(y,A){if(h==="status")return Ca[y.status]-Ca[A.status]||y.run-A.run;if(h==="case")return Aa(y.id,A.id);if(h==="why")return Aa(y.why??"\\uFFFF",A.why??"\\uFFFF");if(h==="run")return y.run-A.run;if(h==="duration")return y.durationMs-A.durationMs;let E=Number(h.slice(6));return(y.scores[E]??-1)-(A.scores[E]??-1)}function D(){d=[];let y=l.value.trim().toLowerCase(),A=JSON.stringify(y).slice(1,-1);for(let E=0;E<s.cases.length;E++)C(E,y,A)&&d.push(E);d.sort((E,P)=>{let R=k(s.cases[E],s.cases[P]);return(u?R:-R)||E-P}),c.textContent=`${O(d.length)} of ${O(s.cases.length)} cases`,w.style.height=`${d.length*zs}px`,S.hidden=M.scrollWidth<=M.clientWidth;for(let E of _.querySelectorAll("button")){let P=E.getAttribute("data-key");E.setAttribute("aria-sort",P===h?u?"ascending":"descending":"none")}z()}function z(){for(let P of M.querySelectorAll(".case"))P.remove();let y=Math.max(0,Math.floor(Math.max(0,M.scrollTop-x)/zs)-ka),A=Math.ceil((M.clientHeight||600)/zs)+2*ka,E=document.createDocumentFragment();for(let P=y;P<Math.min(d.length,y+A);P++){let R=s.cases[d[P]??-1];R!==void 0&&E.append(L(R,P))}M.append(E)}function L(y,A){let E=y.label===null?y.id:`${Ve(y.id)} ${y.label}`,P=g("div",{class:`row case ${y.status}`,role:"listitem",tabindex:"0","data-id":y.id},g("span",{class:`badge ${y.status}`},y.flaky?`${y.status} ~`:y.status),g("span",{class:"name",title:y.id},y.newlyFailing===!0?g("span",{class:"newly-mark",title:`newly failing: passed in the baseline, ${y.status} now`},"new"):null,E),y.why===void 0?g("span",{class:"why"}):g("span",{class:"why bad",title:y.why},y.whyShown??y.why),g("span",{class:"dim"},s.runs[y.run]?.name??""),g("span",{class:"num"},O(y.durationMs)),n.length===0?null:Pa(n.map(($,at)=>{let Lt=y.failing.includes(at),ht=Q(y.scores[at]??null),Kt=`${$} ${ht}${Lt?" (did not pass)":""}`;return g("span",{class:Lt?"num bad":"num",title:Kt},ht)}),m));P.style.top=`${x+A*zs}px`,P.style.gridTemplateColumns=p,P.style.minWidth=`${b}px`;let R=()=>t(y);return P.addEventListener("click",R),P.addEventListener("keydown",$=>{$.key==="Enter"&&($.preventDefault(),R())}),P}for(let y of[i,o,a,r])y?.addEventListener("change",D);return l.addEventListener("input",D),M.addEventListener("scroll",()=>requestAnimationFrame(z)),queueMicrotask(D),ot("Cases","cases",g("div",{class:"filters"},i,o,a,...r?[r]:[],l,c),g("p",{class:"note"},"The search covers the id, label, source line, error, why it did not pass and the whole output of each case."),S,g("div",{class:"table"},M))}function Pa(s,t){let e=g("div",{class:t.compact?"scores chips":"scores"},...s);return e.style.gridTemplateColumns=t.scoreTemplate,e.style.columnGap=t.scoreGap,e}function Aa(s,t){return s<t?-1:s>t?1:0}function Bs(s,t){return g("select",{id:s,"aria-label":s.replace("filter-","filter by ")},...t.map(([e,n])=>g("option",{value:e},n)))}var Jn=50;function Ta(s,t){let e=s.comparison;if(e===null)return null;let n=Th(s),i=e.rows.map(o=>g("tr",{class:o.label==="regressed"?"bad":o.label==="improved"?"ok":""},...[`${o.run}${o.incomplete}`,o.metric,...Ds(o),o.verdict].map(a=>g("td",{},a))));return ot("Against the baseline","comparison",g("p",{class:"note"},`baseline: ${e.base}`),...e.warnings.map(o=>g("p",{class:"warning"},g("strong",{},o.title)," ",o.detail)),Ts(["run","metric","base","head","\\u0394","CI",""],i),g("p",{class:"note"},"Pass rates in percent, their changes in percentage points (pp); scores and \\u03BA as they are."),Ah(e,n,t),Dh(e,n,t))}function Ah(s,t,e){let n=s.newlyFailing;if(n.length===0)return null;let i=new Set(s.newlyFailingRuns.filter(p=>p.alarm).map(p=>p.run)),o=p=>p.slice(0,Jn).map(({run:b,id:x})=>{let _=t(b,x),v=[_?.label??Ve(x),_?.source,b].filter(w=>w!=null&&w!=="").join(" \\xB7 ");return Oa(v,x,_,e)}),a=n.filter(({run:p})=>i.has(p)),r=s.newlyFailingRuns.filter(p=>!p.alarm),l=p=>n.filter(({run:b})=>b===p),c=Math.min(a.length,Jn)+r.reduce((p,b)=>p+Math.min(l(b.run).length,Jn),0),h=n.length-c,u=g("button",{type:"button",class:"link",id:"show-newly-failing"}),{newlyFailingCount:d}=s,f=d.byPoint?" (case, grid point) pairs":"";u.textContent=h>0?`\\u2026 and ${O(h)} more${f}: show all ${d.all} in the case table`:"show them in the case table",u.addEventListener("click",()=>{let p=document.getElementById("filter-status");p instanceof HTMLSelectElement&&(p.value=Ws,p.dispatchEvent(new Event("change")),document.getElementById("cases")?.scrollIntoView())});let m=r.length===0?null:g("details",{class:"newly-failing-noise"},g("summary",{},`${O(d.calm)} ${s.calmNewlyFailing}`),...r.flatMap(p=>[g("h5",{},`${p.run}: ${p.heading}`),g("ul",{},...o(l(p.run)))]));return a.length===0?g("div",{class:"newly-failing-calm"},m,g("p",{class:"note"},u)):g("div",{class:"newly-failing"},g("h3",{},`Newly failing (${d.alarm})`),...s.newlyFailingRuns.filter(p=>p.alarm&&p.reasons.length>0).map(p=>g("div",{class:"alarm-reasons"},g("p",{class:"alarm-lead"},`${p.run}: ${s.alarmLead}`),g("ul",{},...p.reasons.map(b=>g("li",{class:"alarm-reason"},b))))),g("ul",{},...o(a)),m,g("p",{class:"note"},u))}function Dh(s,t,e){let n=[];for(let{title:i,runs:o}of s.oneSidedRuns)n.push(g("div",{class:"one-sided-runs"},g("h4",{},i),g("ul",{},...o.map(a=>g("li",{},a)))));for(let i of s.changes){let o=i.lists.map(a=>{let r=a.cases.map(c=>{let h=a.inHead?t(i.run,c.id):void 0,u=[h?.label??c.label??Ve(c.id),c.source,c.detail].filter(d=>d!=null&&d!=="").join(" \\xB7 ");return Oa(u,c.id,h,e)}),l=a.count-a.cases.length;return g("details",{class:"case-list","data-title":a.title},g("summary",{},g("h5",{},`${a.title} (${O(a.count)})${a.note?`: ${a.note}`:""}`)),g("ul",{},...r),l>0?g("p",{class:"note"},`\\u2026 and ${O(l)} more (evals compare --json lists all)`):null)});n.push(g("div",{class:"run-changes"},g("h4",{},i.run),...i.evaluators.map(a=>g("p",{class:"evaluators-one-side"},a)),...o))}return n.length===0?null:g("div",{id:"comparison-changes"},g("h3",{},"What else changed"),...n)}function Oa(s,t,e,n){if(e===void 0)return g("li",{title:t},s);let i=e.why===void 0?null:g("span",{class:"why bad",title:e.why},e.whyShown??e.why),o=g("li",{class:"case-link",tabindex:"0",title:t},g("span",{class:"listed-name"},s),...i===null?[]:[" \\u2014 ",i]);return o.addEventListener("click",()=>n(e)),o.addEventListener("keydown",a=>{a.key==="Enter"&&(a.preventDefault(),n(e))}),o}function Th(s){let t=new Map(s.runs.map((n,i)=>[n.name,i])),e=new Map(s.cases.map(n=>[`${n.run} ${n.id}`,n]));return(n,i)=>e.get(`${t.get(n)??-1} ${i}`)}function Ea(s){let{totals:t}=s,e=s.verdict==="pass",n=s.partialMerge,i=n!==null?`A partial merge: only shard${n.merged.length===1?"":"s"} ${n.merged.map(O).join(", ")} of ${O(n.count)} ${n.merged.length===1?"was":"were"} merged, so the verdict is FAIL.`:s.interrupted?"The run was interrupted: the verdict is FAIL.":Sa(t.failedRuns,t.runs,s.missingSuites.length);return g("header",{id:"verdict",class:e?"pass":"fail"},g("div",{class:"word"},e?"PASS":"FAIL"),g("div",{},g("p",{class:"sentence"},i),s.missingSuites.length>0?g("ul",{id:"missing-suites",class:"missing-suites"},...s.missingSuites.map(({text:o})=>g("li",{},o))):null,s.goneSuiteWarnings.length>0?g("ul",{id:"gone-suite-warnings",class:"missing-suites"},...s.goneSuiteWarnings.map(({suite:o,text:a})=>g("li",{class:"warning"},g("strong",{},`Suite ${o} of the baseline is gone (a warning here):`),` ${a}`))):null,g("p",{class:"totals"},`${ue(t.cases,"case")}: ${O(t.passed)} passed, ${O(t.failed)} failed, ${O(t.errored)} errored`),g("p",{class:"meta"},[s.config,s.git,s.startedAt,Vn(s.durationMs),`evalgate ${s.toolVersion}`].filter(o=>o!==null).join(" \\xB7 ")),s.usage!==null?g("p",{class:"meta"},s.usage):null))}function Ra(s){let t=s.runs.flatMap(n=>n.gate.map(i=>g("tr",{class:i.passed?"ok":"bad"},g("td",{},n.name),g("td",{},i.passed?"\\u2713":"\\u2717"),g("td",{},i.name),g("td",{},i.expected),g("td",{},i.actual)))),e=s.missingSuites.map(({suite:n,text:i})=>g("tr",{class:"bad gone-suite"},g("td",{},`${n} (gone)`),g("td",{},"\\u2717"),g("td",{},"regressions"),g("td",{},"the suite in the config, or listed in removedSuites"),g("td",{},i)));return t.push(...e),ot("Gate conditions","gate",g("table",{class:"grid"},g("thead",{},g("tr",{},...["run","","condition","expected","actual"].map(n=>g("th",{},n)))),g("tbody",{},...t)))}function Ia(s){let t=s.some(o=>o.trials>1),e=s.some(o=>o.calls>0);return{heads:[...t?[g("th",{class:"num"},"trials"),g("th",{class:"num",title:"cases whose trials disagreed"},"flaky")]:[],...e?[g("th",{class:"num",title:"cost of the model calls"},"cost")]:[]],cells:o=>[...t?[g("td",{class:"num"},o===void 0?"\\u2014":O(o.trials)),g("td",{class:"num"},o?.flaky==null?"\\u2014":O(o.flaky))]:[],...e?[g("td",{class:"num"},o===void 0?"\\u2014":Hn(o.cost,o.calls))]:[]]}}function Fa(s,t){let e=Ia(s.rows.flatMap(o=>t[o.run]??[])),n=g("tr",{},...s.keys.map(o=>g("th",{},o)),g("th",{},"verdict"),g("th",{class:"num"},"cases"),g("th",{class:"num"},"pass rate"),...s.evaluators.map((o,a)=>g("th",{class:"num",title:s.lowerIsBetter[a]===!0?"mean score (lower is better)":"mean score"},o)),...e.heads),i=s.rows.map(o=>g("tr",{},...s.keys.map(a=>g("td",{},o.params[a]??"")),g("td",{class:o.verdict},o.verdict.toUpperCase()),g("td",{class:"num"},O(o.cases)),La(_t(o.passRate),o.passRate!==null&&o.passRate===s.bestPassRate),...o.means.map((a,r)=>La(Q(a),a!==null&&a===s.bestMeans[r])),...e.cells(t[o.run])));return g("div",{class:"matrix"},g("h3",{},`${s.suite} \\xB7 ${O(s.rows.length)} grid points`),g("table",{class:"grid"},g("thead",{},n),g("tbody",{},...i)),g("p",{class:"note"},Oh(s)))}function Oh(s){let t=s.evaluators.filter((n,i)=>s.lowerIsBetter[i]===!0);return`${t.length===0?"\\u2605 best of the column":`\\u2605 best of the column (the lowest for ${t.join(", ")}, where lower is better)`}; evaluator columns are mean scores.`}function La(s,t){return g("td",{class:t?"num best":"num",...t?{title:"best of the column"}:{}},t?`\\u2605 ${s}`:s)}function za(s){let t=Ia(s.runs),e=s.runs.map(n=>g("tr",{},g("td",{},n.name),g("td",{class:n.verdict},n.verdict.toUpperCase()),g("td",{class:"num"},O(n.cases)),g("td",{class:"num"},_t(n.passRate)),g("td",{class:"num"},O(n.failed)),g("td",{class:"num"},O(n.errored)),...t.cells(n),g("td",{},n.evaluators.map(i=>`${i.id} ${Q(i.mean)}`).join(" \\xB7 "))));return Ts(["run","verdict","cases","pass rate","failed","errored",...t.heads,"evaluator means"],e)}function Lh(){let s=document.getElementById("report-data"),t=document.getElementById("app");if(s===null||t===null)return;let e=JSON.parse(s.textContent??"{}"),n=new Set(e.matrices.map(l=>l.suite)),i=e.runs.filter(l=>!n.has(l.suite)),{panel:o,show:a}=ya(e),r=[Ea(e),Eh(e),g("div",{class:"top"},ot("Grid","matrices",...e.matrices.map(l=>Fa(l,e.runs)),i.length>0?za({...e,runs:i}):null),ra(e)),Ra(e),Rh(e),Ta(e,a),Da(e,a),o];t.replaceChildren(...r.filter(l=>l!==null))}function Eh(s){if(s.notCompared===null)return null;let[t,...e]=s.notCompared.split(": ");return g("p",{class:"warning not-compared",id:"not-compared",role:"alert"},g("strong",{},`${t??""}:`),` ${e.join(": ")}`)}function Rh(s){let t=s.runs.flatMap(e=>e.agreement.map(n=>g("li",{},`${e.name}: ${n}`)));return t.length===0?null:ot("Judge agreement with human labels","agreement",g("ul",{},...t))}Lh();})();\n';
     REPORT_APP_CSS = `/* The report's only stylesheet, inlined into the page. */
 :root {
   --pass: #2e7d4f;
@@ -40334,6 +33659,14 @@ ul.missing-suites {
   margin: 4px 0;
   padding-left: 18px;
 }
+
+/* A folded list of changed cases (comparison.ts): its heading beside the disclosure marker. */
+details.case-list > summary {
+  cursor: pointer;
+}
+details.case-list > summary h5 {
+  display: inline;
+}
 `;
   }
 });
@@ -40550,9 +33883,12 @@ function evaluateGate(summary2, gate, emptyExcused = false) {
     const agreement = measured?.agreement;
     const noAgreement = agreement === void 0 ? "no agreement: on the evaluator" : missing("no labelled row judged");
     if (rules.agreement?.kappa != null && agreement !== void 0 && agreedWithoutVariance(agreement)) {
-      conditions.push(
-        perfectAgreement(`evaluators.${id}.agreement.kappa`, rules.agreement.kappa, agreement)
-      );
+      conditions.push({
+        name: `evaluators.${id}.agreement.kappa`,
+        expected: describeThreshold(rules.agreement.kappa),
+        actual: kappaNotMeasurableText(agreement),
+        passed: false
+      });
     } else if (rules.agreement?.kappa != null) {
       conditions.push(
         measure(
@@ -40584,19 +33920,6 @@ function measure(name, threshold, value, missing, excused = "no cases ran") {
   }
   const passed = meetsThreshold(value, threshold);
   return { name, expected, actual: formatMeasured(value, threshold, passed), passed };
-}
-function perfectAgreement(name, threshold, agreement) {
-  const passed = meetsThreshold(1, threshold);
-  const only = agreement.categories.find((_, i) => (agreement.table[i]?.[i] ?? 0) > 0);
-  const same3 = only === void 0 ? "the same" : JSON.stringify(only);
-  const rows = `${formatCount(agreement.compared)} labelled ${agreement.compared === 1 ? "row" : "rows"}`;
-  const kappa3 = agreement.weighted ? "weighted \u03BA" : "\u03BA";
-  return {
-    name,
-    expected: describeThreshold(threshold),
-    actual: `1 (perfect agreement: every label and every verdict ${same3} on ${rows}; ${kappa3}, 0 / 0 there, is read as 1)`,
-    passed
-  };
 }
 function recordedOnly(summary2, measured) {
   const recorded = measured?.baselinesRecorded ?? 0;
@@ -40706,45 +34029,128 @@ var init_gate2 = __esm({
 });
 
 // src/judge/run-secrets.ts
-function registry() {
+function sharedRegistry() {
   const holder = globalThis;
-  holder[REGISTRY] ??= { running: /* @__PURE__ */ new Map(), generation: 0 };
-  return holder[REGISTRY];
+  let registry;
+  const found2 = holder[KEY];
+  if (isKnownRegistry(found2)) registry = found2;
+  else if (found2 !== void 0) registry = ownRegistry;
+  else {
+    const legacy = holder[LEGACY_KEY];
+    registry = isKnownRegistry(legacy) ? legacy : { format: FORMAT, running: /* @__PURE__ */ new Map(), generation: 0 };
+    holder[KEY] = registry;
+    if (legacy === void 0) holder[LEGACY_KEY] = registry;
+  }
+  const foreign = [];
+  for (const key of Object.getOwnPropertySymbols(holder)) {
+    if (!Symbol.keyFor(key)?.startsWith(KEY_PREFIX)) continue;
+    const value = holder[key];
+    if (value !== registry) foreign.push(value);
+  }
+  return { registry, foreign };
+}
+function isKnownRegistry(found2) {
+  if (typeof found2 !== "object" || found2 === null) return false;
+  const { format, running: running2, generation } = found2;
+  return (format === void 0 || format === FORMAT) && running2 instanceof Map && typeof generation === "number";
 }
 async function withRunSecrets(scrubber, fn) {
-  if (scrubber.empty) return fn();
-  const shared = registry();
+  const release = holdRunSecrets(scrubber);
+  try {
+    return await fn();
+  } finally {
+    release();
+  }
+}
+function holdRunSecrets(scrubber) {
+  if (scrubber.empty) return () => {
+  };
+  const { registry: shared } = sharedRegistry();
   const entry = shared.running.get(scrubber);
   if (entry) entry.held++;
   else shared.running.set(scrubber, { values: scrubber.values, held: 1 });
   shared.generation++;
-  try {
-    return await fn();
-  } finally {
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
     const held = shared.running.get(scrubber);
     if (held !== void 0 && --held.held <= 0) shared.running.delete(scrubber);
     shared.generation++;
-  }
+  };
 }
 function callScrubber(own) {
   const alone = createScrubber(own);
-  const shared = registry();
   let made;
   return () => {
-    if (shared.running.size === 0) return alone;
-    if (made?.generation !== shared.generation) {
-      const values = [...shared.running.values()].flatMap((run2) => run2.values);
-      made = { generation: shared.generation, scrubber: createScrubber([...own, ...values]) };
+    const { registry: shared, foreign } = sharedRegistry();
+    const found2 = foreign.length === 0 ? [] : foreignSecrets(foreign);
+    if (shared.running.size === 0 && found2.length === 0) return alone;
+    const key = found2.join("\n");
+    if (made?.generation !== shared.generation || made.foreign !== key) {
+      const values = [...shared.running.values()].flatMap((run2) => runValues(run2));
+      made = {
+        generation: shared.generation,
+        foreign: key,
+        scrubber: createScrubber([...own, ...values, ...found2])
+      };
     }
     return made.scrubber;
   };
 }
-var REGISTRY;
+function runValues(run2) {
+  const values = run2?.values;
+  if (Array.isArray(values) && values.every((value) => typeof value === "string")) {
+    return values;
+  }
+  return foreignSecrets(run2);
+}
+function foreignSecrets(found2) {
+  const strings3 = /* @__PURE__ */ new Set();
+  const seen = /* @__PURE__ */ new Set();
+  let budget = FOREIGN_VALUES;
+  const visit3 = (value, depth2) => {
+    if (budget-- <= 0) return;
+    if (typeof value === "string") {
+      if (value.length >= MIN_SECRET_LENGTH) strings3.add(value);
+      return;
+    }
+    if (typeof value !== "object" || value === null || depth2 >= FOREIGN_DEPTH || seen.has(value))
+      return;
+    seen.add(value);
+    for (const child of childrenOf(value)) visit3(child, depth2 + 1);
+  };
+  visit3(found2, 0);
+  return [...strings3].sort();
+}
+function childrenOf(value) {
+  try {
+    if (value instanceof Map) return [...value.keys(), ...value.values()];
+    if (value instanceof Set || Array.isArray(value)) return [...value];
+    const children = [];
+    for (const key of Object.keys(value)) {
+      try {
+        children.push(value[key]);
+      } catch {
+      }
+    }
+    return children;
+  } catch {
+    return [];
+  }
+}
+var FORMAT, KEY, LEGACY_KEY, KEY_PREFIX, ownRegistry, FOREIGN_DEPTH, FOREIGN_VALUES;
 var init_run_secrets = __esm({
   "src/judge/run-secrets.ts"() {
     "use strict";
     init_secrets();
-    REGISTRY = /* @__PURE__ */ Symbol.for("evalgate.runSecrets");
+    FORMAT = 1;
+    KEY = /* @__PURE__ */ Symbol.for(`evalgate.runSecrets@${FORMAT}`);
+    LEGACY_KEY = /* @__PURE__ */ Symbol.for("evalgate.runSecrets");
+    KEY_PREFIX = "evalgate.runSecrets";
+    ownRegistry = { format: FORMAT, running: /* @__PURE__ */ new Map(), generation: 0 };
+    FOREIGN_DEPTH = 6;
+    FOREIGN_VALUES = 1e4;
   }
 });
 
@@ -40841,27 +34247,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve29, arguments_) => {
+  const run2 = async (function_, resolve30, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve29(result);
+    resolve30(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve29, reject, arguments_) => {
+  const enqueue = (function_, resolve30, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve29, arguments_));
+    }).then(run2.bind(void 0, function_, resolve30, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve29, reject) => {
-    enqueue(function_, resolve29, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve30, reject) => {
+    enqueue(function_, resolve30, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -41088,7 +34494,7 @@ var init_call = __esm({
        * Resolves once `interrupt` is called: a wait of the engine that is no call of user code (a
        * worker thread to load) ends with it rather than hold the interrupted run.
        */
-      interruption = new Promise((resolve29) => this.#interruptedNow = resolve29);
+      interruption = new Promise((resolve30) => this.#interruptedNow = resolve30);
       /** The unit whose user code is running synchronously right now, else null. */
       current = null;
       constructor(now) {
@@ -41177,7 +34583,7 @@ var init_call = __esm({
        * timer is cleared however the wait ends, so nothing keeps the process alive.
        */
       #settle(value, scope, timeoutMs2, started, ranMs) {
-        return new Promise((resolve29) => {
+        return new Promise((resolve30) => {
           let timer;
           let done = false;
           const finish = (outcome2) => {
@@ -41185,7 +34591,7 @@ var init_call = __esm({
             done = true;
             if (timer !== void 0) clearTimeout(timer);
             this.#pending.delete(call);
-            resolve29(outcome2);
+            resolve30(outcome2);
           };
           const call = {
             end: (reason, error2) => {
@@ -41449,7 +34855,7 @@ var init_summary = __esm({
       #baselinesRecorded = 0;
       /** Per evaluator with `agreement:`, its verdicts against the human labels. */
       #agreement = /* @__PURE__ */ new Map();
-      constructor(evaluatorIds2, options2 = {}) {
+      constructor(evaluatorIds3, options2 = {}) {
         this.#trials = options2.trials ?? 1;
         this.#gateMeans = new Map(
           Object.entries(options2.gate?.evaluators ?? {}).flatMap(
@@ -41457,9 +34863,9 @@ var init_summary = __esm({
           )
         );
         for (const [id, spec] of Object.entries(options2.agreement ?? {})) {
-          if (evaluatorIds2.includes(id)) this.#agreement.set(id, new AgreementTally(spec));
+          if (evaluatorIds3.includes(id)) this.#agreement.set(id, new AgreementTally(spec));
         }
-        for (const id of evaluatorIds2) {
+        for (const id of evaluatorIds3) {
           this.#totals.set(id, {
             count: 0,
             passed: 0,
@@ -41573,78 +34979,29 @@ var init_summary = __esm({
   }
 });
 
-// src/judge/cache.ts
+// src/judge/trial-scope.ts
 import { AsyncLocalStorage } from "node:async_hooks";
-import { createHash as createHash4, randomBytes as randomBytes3 } from "node:crypto";
-import { mkdir as mkdir3, readFile as readFile3, rename as rename3, rm as rm3, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join8 } from "node:path";
-function cacheKey(input) {
-  const { baseUrl: baseUrl2, model, body, headers, trial } = input;
-  const identity = {
-    baseUrl: baseUrl2,
-    model,
-    body,
-    ...headers !== void 0 && headers.length > 0 ? { headers } : {},
-    ...trial !== void 0 && trial > 1 ? { trial } : {}
-  };
-  return createHash4("sha256").update(canonicalJson(identity)).digest("hex");
+function sharedScope() {
+  const holder = globalThis;
+  const found2 = holder[TRIAL_SCOPE] ??= new AsyncLocalStorage();
+  return found2 instanceof AsyncLocalStorage ? found2 : null;
 }
 function inTrial(trial, fn) {
-  return trialScope.run(trial, fn);
+  return (sharedScope() ?? ownScope).run(trial, fn);
 }
 function currentTrial() {
-  return trialScope.getStore();
+  const shared = sharedScope();
+  const store = (shared ?? ownScope).getStore();
+  if (store === void 0) return shared === null ? UNKNOWN_TRIAL : void 0;
+  return Number.isInteger(store) && store >= 1 ? store : UNKNOWN_TRIAL;
 }
-function createFileCache(dir, onUnwritable) {
-  const pathOf = (key) => join8(dir, key.slice(0, 2), `${key}.json`);
-  return {
-    async get(key) {
-      let text2;
-      try {
-        text2 = await readFile3(pathOf(key), "utf8");
-      } catch {
-        return void 0;
-      }
-      try {
-        const entry = JSON.parse(text2);
-        if (typeof entry === "object" && entry !== null && entry.format === CACHE_FORMAT && entry.key === key && "value" in entry) {
-          const { latencyMs } = entry;
-          const timed = typeof latencyMs === "number" && Number.isFinite(latencyMs) && latencyMs >= 0;
-          return { value: entry.value, ...timed ? { latencyMs } : {} };
-        }
-      } catch {
-      }
-      return void 0;
-    },
-    async set(key, value, latencyMs) {
-      const file = pathOf(key);
-      const temp = `${file}.${process.pid}.${randomBytes3(6).toString("hex")}.tmp`;
-      try {
-        await mkdir3(join8(dir, key.slice(0, 2)), { recursive: true });
-        await writeFile3(
-          temp,
-          `${JSON.stringify({ format: CACHE_FORMAT, key, value, ...latencyMs !== void 0 ? { latencyMs } : {} })}
-`
-        );
-        await rename3(temp, file);
-      } catch (error2) {
-        await rm3(temp, { force: true }).catch(() => void 0);
-        const reason = error2.code ?? error2.message;
-        onUnwritable?.(
-          `cannot write the response cache in ${dir} (${reason}): model calls are not cached`
-        );
-      }
-    }
-  };
-}
-var CACHE_FORMAT, TRIAL_SCOPE, trialScope;
-var init_cache = __esm({
-  "src/judge/cache.ts"() {
+var TRIAL_SCOPE, UNKNOWN_TRIAL, ownScope;
+var init_trial_scope = __esm({
+  "src/judge/trial-scope.ts"() {
     "use strict";
-    init_canonical_json();
-    CACHE_FORMAT = 1;
     TRIAL_SCOPE = /* @__PURE__ */ Symbol.for("evalgate.trialScope");
-    trialScope = globalThis[TRIAL_SCOPE] ??= new AsyncLocalStorage();
+    UNKNOWN_TRIAL = "unknown";
+    ownScope = new AsyncLocalStorage();
   }
 });
 
@@ -41987,9 +35344,9 @@ var init_meta_lookalikes = __esm({
           if (!key.startsWith("__") || isReservedKey(key) || key === "__proto__") continue;
           if (this.#seen.has(key)) continue;
           this.#seen.add(key);
-          const meant = closestMeta(key);
-          if (!/^__.+__$/s.test(key) && meant === void 0) continue;
-          const hint = meant === void 0 ? "" : ` (did you mean ${meant}?)`;
+          const meant2 = closestMeta(key);
+          if (!/^__.+__$/s.test(key) && meant2 === void 0) continue;
+          const hint = meant2 === void 0 ? "" : ` (did you mean ${meant2}?)`;
           warnings.add(
             "testset.meta-lookalike",
             line,
@@ -42056,7 +35413,7 @@ function nestsTooDeep(data) {
 }
 function cycleIn(data) {
   const path = [
-    { value: data, at: "$", children: childrenOf(data, "$") }
+    { value: data, at: "$", children: childrenOf2(data, "$") }
   ];
   const finished = /* @__PURE__ */ new Set();
   while (path.length > 0) {
@@ -42072,11 +35429,11 @@ function cycleIn(data) {
     const ancestor = path.find((p) => p.value === child);
     if (ancestor !== void 0) return { at, ancestor: ancestor.at };
     if (path.length < MAX_ROW_NESTING)
-      path.push({ value: child, at, children: childrenOf(child, at) });
+      path.push({ value: child, at, children: childrenOf2(child, at) });
   }
   return null;
 }
-function childrenOf(value, at) {
+function childrenOf2(value, at) {
   const members = Array.isArray(value) ? value.map((item, i) => [`${at}[${i}]`, item]) : Object.entries(value).map(([key, item]) => [
     /^[A-Za-z_$][\w$]*$/.test(key) ? `${at}.${key}` : `${at}[${JSON.stringify(key)}]`,
     item
@@ -42503,6 +35860,7 @@ function aggregateTrials(prepared, trials) {
     ...usage !== void 0 ? { usage: { ...usage } } : {},
     // What the target noted about the output shown, not about another trial's.
     ...shown3?.warnings !== void 0 ? { warnings: shown3.warnings } : {},
+    ...shown3?.sent !== void 0 ? { sent: shown3.sent } : {},
     trials,
     trialPassRate: count > 0 ? passedTrials / count : 0,
     flaky: passedTrials > 0 && passedTrials < count
@@ -42632,8 +35990,8 @@ async function runTrial(engine, unit) {
     });
     return;
   }
-  const { output, usage, error: error2, warnings } = target.value;
-  const noted = warnings !== void 0 ? { warnings } : {};
+  const { output, usage, error: error2, warnings, sent } = target.value;
+  const noted = warnings === void 0 && sent === void 0 ? void 0 : { ...warnings !== void 0 && { warnings }, ...sent !== void 0 && { sent } };
   const untimed = target.value.durationMs === void 0 && servedFromCache(usage);
   if (error2 !== void 0) {
     recordTrial(engine, run2, index, trial, {
@@ -42686,7 +36044,7 @@ function targetOutput(value) {
       error: `the target returned ${describeValue(value)}; expected { output } (a bug in the target)`
     };
   }
-  const { output, usage, error: error2, durationMs: durationMs2, warnings } = value;
+  const { output, usage, error: error2, durationMs: durationMs2, warnings, sent } = value;
   return {
     ok: true,
     value: {
@@ -42694,7 +36052,8 @@ function targetOutput(value) {
       ...isUsage(usage) ? { usage } : {},
       ...typeof error2 === "string" ? { error: error2 } : {},
       ...isDuration(durationMs2) ? { durationMs: roundMs(durationMs2) } : {},
-      ...isWarnings(warnings) ? { warnings } : {}
+      ...isWarnings(warnings) ? { warnings } : {},
+      ...typeof sent === "string" ? { sent } : {}
     }
   };
 }
@@ -42823,7 +36182,7 @@ function caseOf(testCase, trial, usage) {
 var init_trial = __esm({
   "src/run/trial.ts"() {
     "use strict";
-    init_cache();
+    init_trial_scope();
     init_errors();
     init_reserved_ids();
     init_identity();
@@ -42852,7 +36211,7 @@ async function runSuites(suites, options2 = {}) {
     shard: options2.shard ?? false,
     completed: 0,
     listenerError: null,
-    yieldAt: performance.now() + YIELD_EVERY_MS
+    loopHeldSince: void 0
   };
   const states = [];
   for (const spec of suites) {
@@ -42961,7 +36320,7 @@ function suiteState(engine, spec, firstPosition) {
       (evaluator) => evaluator.maxConcurrency === void 0 || evaluator.maxConcurrency === Infinity ? null : evaluatorLimit(spec, evaluator)
     )
   };
-  const evaluatorIds2 = spec.evaluators.map((evaluator) => evaluator.id);
+  const evaluatorIds3 = spec.evaluators.map((evaluator) => evaluator.id);
   const agreement = agreementOf(spec.evaluators);
   suite.runs = spec.runs.map((run2, i) => ({
     suite,
@@ -42970,7 +36329,7 @@ function suiteState(engine, spec, firstPosition) {
     cases: run2.cases,
     resumed: run2.resumed?.positions,
     results: engine.keepCases ? new Array(run2.cases.length) : null,
-    summary: new SummaryAccumulator(evaluatorIds2, {
+    summary: new SummaryAccumulator(evaluatorIds3, {
       trials,
       gate: spec.gate,
       ...agreement ? { agreement } : {}
@@ -43036,11 +36395,19 @@ async function suiteWorker(engine, suite) {
         return runTrial(engine, unit);
       });
     }
-    if (performance.now() >= engine.yieldAt) {
-      await new Promise((resolve29) => setImmediate(resolve29));
-      engine.yieldAt = performance.now() + YIELD_EVERY_MS;
-    }
+    if (loopHeldOut(engine)) await new Promise((resolve30) => setImmediate(resolve30));
   }
+}
+function loopHeldOut(engine) {
+  const now = performance.now();
+  if (engine.loopHeldSince === void 0) {
+    engine.loopHeldSince = now;
+    setImmediate(() => {
+      engine.loopHeldSince = void 0;
+    });
+    return false;
+  }
+  return now - engine.loopHeldSince >= YIELD_EVERY_MS;
 }
 function nextUnit(suite) {
   for (; ; ) {
@@ -43340,6 +36707,78 @@ var init_encoding = __esm({
         }
       }
     };
+  }
+});
+
+// node_modules/ajv/dist/runtime/ucs2length.js
+var require_ucs2length = __commonJS({
+  "node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    function ucs2length(str) {
+      const len = str.length;
+      let length2 = 0;
+      let pos = 0;
+      let value;
+      while (pos < len) {
+        length2++;
+        value = str.charCodeAt(pos++);
+        if (value >= 55296 && value <= 56319 && pos < len) {
+          value = str.charCodeAt(pos);
+          if ((value & 64512) === 56320)
+            pos++;
+        }
+      }
+      return length2;
+    }
+    exports.default = ucs2length;
+    ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
+  }
+});
+
+// node_modules/fast-deep-equal/index.js
+var require_fast_deep_equal = __commonJS({
+  "node_modules/fast-deep-equal/index.js"(exports, module) {
+    "use strict";
+    module.exports = function equal(a, b) {
+      if (a === b) return true;
+      if (a && b && typeof a == "object" && typeof b == "object") {
+        if (a.constructor !== b.constructor) return false;
+        var length2, i, keys;
+        if (Array.isArray(a)) {
+          length2 = a.length;
+          if (length2 != b.length) return false;
+          for (i = length2; i-- !== 0; )
+            if (!equal(a[i], b[i])) return false;
+          return true;
+        }
+        if (a.constructor === RegExp) return a.source === b.source && a.flags === b.flags;
+        if (a.valueOf !== Object.prototype.valueOf) return a.valueOf() === b.valueOf();
+        if (a.toString !== Object.prototype.toString) return a.toString() === b.toString();
+        keys = Object.keys(a);
+        length2 = keys.length;
+        if (length2 !== Object.keys(b).length) return false;
+        for (i = length2; i-- !== 0; )
+          if (!Object.prototype.hasOwnProperty.call(b, keys[i])) return false;
+        for (i = length2; i-- !== 0; ) {
+          var key = keys[i];
+          if (!equal(a[key], b[key])) return false;
+        }
+        return true;
+      }
+      return a !== a && b !== b;
+    };
+  }
+});
+
+// node_modules/ajv/dist/runtime/equal.js
+var require_equal = __commonJS({
+  "node_modules/ajv/dist/runtime/equal.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var equal = require_fast_deep_equal();
+    equal.code = 'require("ajv/dist/runtime/equal").default';
+    exports.default = equal;
   }
 });
 
@@ -47013,7 +40452,7 @@ var require_Document = __commonJS({
 });
 
 // node_modules/yaml/dist/errors.js
-var require_errors3 = __commonJS({
+var require_errors2 = __commonJS({
   "node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
@@ -48419,7 +41858,7 @@ var require_composer = __commonJS({
     var node_process = __require("process");
     var directives = require_directives();
     var Document = require_Document();
-    var errors = require_errors3();
+    var errors = require_errors2();
     var identity = require_identity();
     var composeDoc = require_compose_doc();
     var resolveEnd = require_resolve_end();
@@ -48626,7 +42065,7 @@ var require_cst_scalar = __commonJS({
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
-    var errors = require_errors3();
+    var errors = require_errors2();
     var stringifyString = require_stringifyString();
     function resolveAsScalar(token, strict = true, onError) {
       if (token) {
@@ -50530,7 +43969,7 @@ var require_public_api = __commonJS({
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
-    var errors = require_errors3();
+    var errors = require_errors2();
     var log = require_log();
     var identity = require_identity();
     var lineCounter = require_line_counter();
@@ -50628,7 +44067,7 @@ var require_dist = __commonJS({
     var composer = require_composer();
     var Document = require_Document();
     var Schema = require_Schema();
-    var errors = require_errors3();
+    var errors = require_errors2();
     var Alias = require_Alias();
     var identity = require_identity();
     var Pair = require_Pair();
@@ -51419,7 +44858,7 @@ var init_env = __esm({
 });
 
 // src/config/config-hash.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 function captureWritten(doc) {
   const copy = doc.clone();
   const visit3 = (node) => {
@@ -51438,7 +44877,7 @@ function hashWritten(written, env, isSecret) {
     if (value === void 0 || !isSecret(name, value)) setOwn(values, name, value ?? null);
   }
   const hashed = Object.keys(values).length === 0 ? data : { config: data, env: values };
-  const hash3 = createHash5("sha256").update(canonicalJson(hashed)).digest("hex");
+  const hash3 = createHash4("sha256").update(canonicalJson(hashed)).digest("hex");
   return { hash: hash3, dataParts: configDataParts(data, values, hash3) };
 }
 function referencedNames(data) {
@@ -51458,7 +44897,7 @@ function referencedNames(data) {
   return names;
 }
 function configTextHash(text2) {
-  return createHash5("sha256").update(text2).digest("hex");
+  return createHash4("sha256").update(text2).digest("hex");
 }
 function writtenByConfig(configHash, config) {
   return configHash === config.hash || configHash === config.textHash || configHash === config.earlierHash;
@@ -51518,8 +44957,8 @@ function optionResolver(raw) {
   return ({ testCase, output, params }) => {
     const scope = { case: testCase, output, params };
     const values = { ...constant };
-    for (const { key, resolve: resolve29 } of templated) {
-      const resolved2 = resolve29(scope);
+    for (const { key, resolve: resolve30 } of templated) {
+      const resolved2 = resolve30(scope);
       if (!resolved2.ok)
         throw new OptionError("evaluator.template", `option "${key}": ${resolved2.error}`);
       setOwn(values, key, resolved2.value);
@@ -51663,7 +45102,7 @@ var init_metadata = __esm({
 });
 
 // src/evaluators/judges/overrides.ts
-import { join as join9 } from "node:path";
+import { join as join8 } from "node:path";
 function score(value, key) {
   if (!isRecord(value))
     return `"${key}" must be an object { value, name? }, found ${describeValue(value)}`;
@@ -51777,7 +45216,7 @@ function overrideExamples(overrides, names = {}, scrub) {
   ].join("\n");
 }
 function readOverrides(dir) {
-  const path = join9(dir, OVERRIDES_FILE);
+  const path = join8(dir, OVERRIDES_FILE);
   let text2;
   try {
     text2 = readRegularFileSync(path, MAX_STORE_BYTES).toString("utf8");
@@ -51820,10 +45259,10 @@ var init_overrides = __esm({
 });
 
 // src/config/config-hash-parts.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 function hashOfParts(parts) {
   if (Object.keys(parts).length === 1) return parts.config;
-  return createHash6("sha256").update(canonicalJson(parts)).digest("hex");
+  return createHash5("sha256").update(canonicalJson(parts)).digest("hex");
 }
 function recordedParts(configHash, parts, data) {
   if (parts === void 0) return data?.of === configHash ? { config: configHash } : void 0;
@@ -51883,1286 +45322,6 @@ var init_config_hash_parts = __esm({
     init_config_data_parts();
     KINDS = ["promptFiles", "modules", "scripts"];
     LISTED2 = 8;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js
-var require_dynamicAnchor = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.dynamicAnchor = void 0;
-    var codegen_1 = require_codegen();
-    var names_1 = require_names();
-    var compile_1 = require_compile();
-    var ref_1 = require_ref();
-    var def = {
-      keyword: "$dynamicAnchor",
-      schemaType: "string",
-      code: (cxt) => dynamicAnchor(cxt, cxt.schema)
-    };
-    function dynamicAnchor(cxt, anchor) {
-      const { gen, it } = cxt;
-      it.schemaEnv.root.dynamicAnchors[anchor] = true;
-      const v = (0, codegen_1._)`${names_1.default.dynamicAnchors}${(0, codegen_1.getProperty)(anchor)}`;
-      const validate2 = it.errSchemaPath === "#" ? it.validateName : _getValidate(cxt);
-      gen.if((0, codegen_1._)`!${v}`, () => gen.assign(v, validate2));
-    }
-    exports.dynamicAnchor = dynamicAnchor;
-    function _getValidate(cxt) {
-      const { schemaEnv, schema, self: self2 } = cxt.it;
-      const { root: root3, baseId, localRefs, meta } = schemaEnv.root;
-      const { schemaId } = self2.opts;
-      const sch = new compile_1.SchemaEnv({ schema, schemaId, root: root3, baseId, localRefs, meta });
-      compile_1.compileSchema.call(self2, sch);
-      return (0, ref_1.getValidate)(cxt, sch);
-    }
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js
-var require_dynamicRef = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.dynamicRef = void 0;
-    var codegen_1 = require_codegen();
-    var names_1 = require_names();
-    var ref_1 = require_ref();
-    var def = {
-      keyword: "$dynamicRef",
-      schemaType: "string",
-      code: (cxt) => dynamicRef(cxt, cxt.schema)
-    };
-    function dynamicRef(cxt, ref) {
-      const { gen, keyword, it } = cxt;
-      if (ref[0] !== "#")
-        throw new Error(`"${keyword}" only supports hash fragment reference`);
-      const anchor = ref.slice(1);
-      if (it.allErrors) {
-        _dynamicRef();
-      } else {
-        const valid = gen.let("valid", false);
-        _dynamicRef(valid);
-        cxt.ok(valid);
-      }
-      function _dynamicRef(valid) {
-        if (it.schemaEnv.root.dynamicAnchors[anchor]) {
-          const v = gen.let("_v", (0, codegen_1._)`${names_1.default.dynamicAnchors}${(0, codegen_1.getProperty)(anchor)}`);
-          gen.if(v, _callRef(v, valid), _callRef(it.validateName, valid));
-        } else {
-          _callRef(it.validateName, valid)();
-        }
-      }
-      function _callRef(validate2, valid) {
-        return valid ? () => gen.block(() => {
-          (0, ref_1.callRef)(cxt, validate2);
-          gen.let(valid, true);
-        }) : () => (0, ref_1.callRef)(cxt, validate2);
-      }
-    }
-    exports.dynamicRef = dynamicRef;
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js
-var require_recursiveAnchor = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var dynamicAnchor_1 = require_dynamicAnchor();
-    var util_1 = require_util9();
-    var def = {
-      keyword: "$recursiveAnchor",
-      schemaType: "boolean",
-      code(cxt) {
-        if (cxt.schema)
-          (0, dynamicAnchor_1.dynamicAnchor)(cxt, "");
-        else
-          (0, util_1.checkStrictMode)(cxt.it, "$recursiveAnchor: false is ignored");
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js
-var require_recursiveRef = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var dynamicRef_1 = require_dynamicRef();
-    var def = {
-      keyword: "$recursiveRef",
-      schemaType: "string",
-      code: (cxt) => (0, dynamicRef_1.dynamicRef)(cxt, cxt.schema)
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/dynamic/index.js
-var require_dynamic = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var dynamicAnchor_1 = require_dynamicAnchor();
-    var dynamicRef_1 = require_dynamicRef();
-    var recursiveAnchor_1 = require_recursiveAnchor();
-    var recursiveRef_1 = require_recursiveRef();
-    var dynamic = [dynamicAnchor_1.default, dynamicRef_1.default, recursiveAnchor_1.default, recursiveRef_1.default];
-    exports.default = dynamic;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/dependentRequired.js
-var require_dependentRequired = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/dependentRequired.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var dependencies_1 = require_dependencies();
-    var def = {
-      keyword: "dependentRequired",
-      type: "object",
-      schemaType: "object",
-      error: dependencies_1.error,
-      code: (cxt) => (0, dependencies_1.validatePropertyDeps)(cxt)
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js
-var require_dependentSchemas = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var dependencies_1 = require_dependencies();
-    var def = {
-      keyword: "dependentSchemas",
-      type: "object",
-      schemaType: "object",
-      code: (cxt) => (0, dependencies_1.validateSchemaDeps)(cxt)
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/validation/limitContains.js
-var require_limitContains = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitContains.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var util_1 = require_util9();
-    var def = {
-      keyword: ["maxContains", "minContains"],
-      type: "array",
-      schemaType: "number",
-      code({ keyword, parentSchema, it }) {
-        if (parentSchema.contains === void 0) {
-          (0, util_1.checkStrictMode)(it, `"${keyword}" without "contains" is ignored`);
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/next.js
-var require_next = __commonJS({
-  "node_modules/ajv/dist/vocabularies/next.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var dependentRequired_1 = require_dependentRequired();
-    var dependentSchemas_1 = require_dependentSchemas();
-    var limitContains_1 = require_limitContains();
-    var next = [dependentRequired_1.default, dependentSchemas_1.default, limitContains_1.default];
-    exports.default = next;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js
-var require_unevaluatedProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var util_1 = require_util9();
-    var names_1 = require_names();
-    var error2 = {
-      message: "must NOT have unevaluated properties",
-      params: ({ params }) => (0, codegen_1._)`{unevaluatedProperty: ${params.unevaluatedProperty}}`
-    };
-    var def = {
-      keyword: "unevaluatedProperties",
-      type: "object",
-      schemaType: ["boolean", "object"],
-      trackErrors: true,
-      error: error2,
-      code(cxt) {
-        const { gen, schema, data, errsCount, it } = cxt;
-        if (!errsCount)
-          throw new Error("ajv implementation error");
-        const { allErrors, props } = it;
-        if (props instanceof codegen_1.Name) {
-          gen.if((0, codegen_1._)`${props} !== true`, () => gen.forIn("key", data, (key) => gen.if(unevaluatedDynamic(props, key), () => unevaluatedPropCode(key))));
-        } else if (props !== true) {
-          gen.forIn("key", data, (key) => props === void 0 ? unevaluatedPropCode(key) : gen.if(unevaluatedStatic(props, key), () => unevaluatedPropCode(key)));
-        }
-        it.props = true;
-        cxt.ok((0, codegen_1._)`${errsCount} === ${names_1.default.errors}`);
-        function unevaluatedPropCode(key) {
-          if (schema === false) {
-            cxt.setParams({ unevaluatedProperty: key });
-            cxt.error();
-            if (!allErrors)
-              gen.break();
-            return;
-          }
-          if (!(0, util_1.alwaysValidSchema)(it, schema)) {
-            const valid = gen.name("valid");
-            cxt.subschema({
-              keyword: "unevaluatedProperties",
-              dataProp: key,
-              dataPropType: util_1.Type.Str
-            }, valid);
-            if (!allErrors)
-              gen.if((0, codegen_1.not)(valid), () => gen.break());
-          }
-        }
-        function unevaluatedDynamic(evaluatedProps, key) {
-          return (0, codegen_1._)`!${evaluatedProps} || !${evaluatedProps}[${key}]`;
-        }
-        function unevaluatedStatic(evaluatedProps, key) {
-          const ps = [];
-          for (const p in evaluatedProps) {
-            if (evaluatedProps[p] === true)
-              ps.push((0, codegen_1._)`${key} !== ${p}`);
-          }
-          return (0, codegen_1.and)(...ps);
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js
-var require_unevaluatedItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var codegen_1 = require_codegen();
-    var util_1 = require_util9();
-    var error2 = {
-      message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
-      params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
-    };
-    var def = {
-      keyword: "unevaluatedItems",
-      type: "array",
-      schemaType: ["boolean", "object"],
-      error: error2,
-      code(cxt) {
-        const { gen, schema, data, it } = cxt;
-        const items = it.items || 0;
-        if (items === true)
-          return;
-        const len = gen.const("len", (0, codegen_1._)`${data}.length`);
-        if (schema === false) {
-          cxt.setParams({ len: items });
-          cxt.fail((0, codegen_1._)`${len} > ${items}`);
-        } else if (typeof schema == "object" && !(0, util_1.alwaysValidSchema)(it, schema)) {
-          const valid = gen.var("valid", (0, codegen_1._)`${len} <= ${items}`);
-          gen.if((0, codegen_1.not)(valid), () => validateItems(valid, items));
-          cxt.ok(valid);
-        }
-        it.items = true;
-        function validateItems(valid, from) {
-          gen.forRange("i", from, len, (i) => {
-            cxt.subschema({ keyword: "unevaluatedItems", dataProp: i, dataPropType: util_1.Type.Num }, valid);
-            if (!it.allErrors)
-              gen.if((0, codegen_1.not)(valid), () => gen.break());
-          });
-        }
-      }
-    };
-    exports.default = def;
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/unevaluated/index.js
-var require_unevaluated = __commonJS({
-  "node_modules/ajv/dist/vocabularies/unevaluated/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var unevaluatedProperties_1 = require_unevaluatedProperties();
-    var unevaluatedItems_1 = require_unevaluatedItems();
-    var unevaluated = [unevaluatedProperties_1.default, unevaluatedItems_1.default];
-    exports.default = unevaluated;
-  }
-});
-
-// node_modules/ajv/dist/refs/json-schema-2019-09/schema.json
-var require_schema4 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2019-09/schema.json"(exports, module) {
-    module.exports = {
-      $schema: "https://json-schema.org/draft/2019-09/schema",
-      $id: "https://json-schema.org/draft/2019-09/schema",
-      $vocabulary: {
-        "https://json-schema.org/draft/2019-09/vocab/core": true,
-        "https://json-schema.org/draft/2019-09/vocab/applicator": true,
-        "https://json-schema.org/draft/2019-09/vocab/validation": true,
-        "https://json-schema.org/draft/2019-09/vocab/meta-data": true,
-        "https://json-schema.org/draft/2019-09/vocab/format": false,
-        "https://json-schema.org/draft/2019-09/vocab/content": true
-      },
-      $recursiveAnchor: true,
-      title: "Core and Validation specifications meta-schema",
-      allOf: [
-        { $ref: "meta/core" },
-        { $ref: "meta/applicator" },
-        { $ref: "meta/validation" },
-        { $ref: "meta/meta-data" },
-        { $ref: "meta/format" },
-        { $ref: "meta/content" }
-      ],
-      type: ["object", "boolean"],
-      properties: {
-        definitions: {
-          $comment: "While no longer an official keyword as it is replaced by $defs, this keyword is retained in the meta-schema to prevent incompatible extensions as it remains in common use.",
-          type: "object",
-          additionalProperties: { $recursiveRef: "#" },
-          default: {}
-        },
-        dependencies: {
-          $comment: '"dependencies" is no longer a keyword, but schema authors should avoid redefining it to facilitate a smooth transition to "dependentSchemas" and "dependentRequired"',
-          type: "object",
-          additionalProperties: {
-            anyOf: [{ $recursiveRef: "#" }, { $ref: "meta/validation#/$defs/stringArray" }]
-          }
-        }
-      }
-    };
-  }
-});
-
-// node_modules/ajv/dist/refs/json-schema-2019-09/meta/applicator.json
-var require_applicator2 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2019-09/meta/applicator.json"(exports, module) {
-    module.exports = {
-      $schema: "https://json-schema.org/draft/2019-09/schema",
-      $id: "https://json-schema.org/draft/2019-09/meta/applicator",
-      $vocabulary: {
-        "https://json-schema.org/draft/2019-09/vocab/applicator": true
-      },
-      $recursiveAnchor: true,
-      title: "Applicator vocabulary meta-schema",
-      type: ["object", "boolean"],
-      properties: {
-        additionalItems: { $recursiveRef: "#" },
-        unevaluatedItems: { $recursiveRef: "#" },
-        items: {
-          anyOf: [{ $recursiveRef: "#" }, { $ref: "#/$defs/schemaArray" }]
-        },
-        contains: { $recursiveRef: "#" },
-        additionalProperties: { $recursiveRef: "#" },
-        unevaluatedProperties: { $recursiveRef: "#" },
-        properties: {
-          type: "object",
-          additionalProperties: { $recursiveRef: "#" },
-          default: {}
-        },
-        patternProperties: {
-          type: "object",
-          additionalProperties: { $recursiveRef: "#" },
-          propertyNames: { format: "regex" },
-          default: {}
-        },
-        dependentSchemas: {
-          type: "object",
-          additionalProperties: {
-            $recursiveRef: "#"
-          }
-        },
-        propertyNames: { $recursiveRef: "#" },
-        if: { $recursiveRef: "#" },
-        then: { $recursiveRef: "#" },
-        else: { $recursiveRef: "#" },
-        allOf: { $ref: "#/$defs/schemaArray" },
-        anyOf: { $ref: "#/$defs/schemaArray" },
-        oneOf: { $ref: "#/$defs/schemaArray" },
-        not: { $recursiveRef: "#" }
-      },
-      $defs: {
-        schemaArray: {
-          type: "array",
-          minItems: 1,
-          items: { $recursiveRef: "#" }
-        }
-      }
-    };
-  }
-});
-
-// node_modules/ajv/dist/refs/json-schema-2019-09/meta/content.json
-var require_content = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2019-09/meta/content.json"(exports, module) {
-    module.exports = {
-      $schema: "https://json-schema.org/draft/2019-09/schema",
-      $id: "https://json-schema.org/draft/2019-09/meta/content",
-      $vocabulary: {
-        "https://json-schema.org/draft/2019-09/vocab/content": true
-      },
-      $recursiveAnchor: true,
-      title: "Content vocabulary meta-schema",
-      type: ["object", "boolean"],
-      properties: {
-        contentMediaType: { type: "string" },
-        contentEncoding: { type: "string" },
-        contentSchema: { $recursiveRef: "#" }
-      }
-    };
-  }
-});
-
-// node_modules/ajv/dist/refs/json-schema-2019-09/meta/core.json
-var require_core3 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2019-09/meta/core.json"(exports, module) {
-    module.exports = {
-      $schema: "https://json-schema.org/draft/2019-09/schema",
-      $id: "https://json-schema.org/draft/2019-09/meta/core",
-      $vocabulary: {
-        "https://json-schema.org/draft/2019-09/vocab/core": true
-      },
-      $recursiveAnchor: true,
-      title: "Core vocabulary meta-schema",
-      type: ["object", "boolean"],
-      properties: {
-        $id: {
-          type: "string",
-          format: "uri-reference",
-          $comment: "Non-empty fragments not allowed.",
-          pattern: "^[^#]*#?$"
-        },
-        $schema: {
-          type: "string",
-          format: "uri"
-        },
-        $anchor: {
-          type: "string",
-          pattern: "^[A-Za-z][-A-Za-z0-9.:_]*$"
-        },
-        $ref: {
-          type: "string",
-          format: "uri-reference"
-        },
-        $recursiveRef: {
-          type: "string",
-          format: "uri-reference"
-        },
-        $recursiveAnchor: {
-          type: "boolean",
-          default: false
-        },
-        $vocabulary: {
-          type: "object",
-          propertyNames: {
-            type: "string",
-            format: "uri"
-          },
-          additionalProperties: {
-            type: "boolean"
-          }
-        },
-        $comment: {
-          type: "string"
-        },
-        $defs: {
-          type: "object",
-          additionalProperties: { $recursiveRef: "#" },
-          default: {}
-        }
-      }
-    };
-  }
-});
-
-// node_modules/ajv/dist/refs/json-schema-2019-09/meta/format.json
-var require_format3 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2019-09/meta/format.json"(exports, module) {
-    module.exports = {
-      $schema: "https://json-schema.org/draft/2019-09/schema",
-      $id: "https://json-schema.org/draft/2019-09/meta/format",
-      $vocabulary: {
-        "https://json-schema.org/draft/2019-09/vocab/format": true
-      },
-      $recursiveAnchor: true,
-      title: "Format vocabulary meta-schema",
-      type: ["object", "boolean"],
-      properties: {
-        format: { type: "string" }
-      }
-    };
-  }
-});
-
-// node_modules/ajv/dist/refs/json-schema-2019-09/meta/meta-data.json
-var require_meta_data = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2019-09/meta/meta-data.json"(exports, module) {
-    module.exports = {
-      $schema: "https://json-schema.org/draft/2019-09/schema",
-      $id: "https://json-schema.org/draft/2019-09/meta/meta-data",
-      $vocabulary: {
-        "https://json-schema.org/draft/2019-09/vocab/meta-data": true
-      },
-      $recursiveAnchor: true,
-      title: "Meta-data vocabulary meta-schema",
-      type: ["object", "boolean"],
-      properties: {
-        title: {
-          type: "string"
-        },
-        description: {
-          type: "string"
-        },
-        default: true,
-        deprecated: {
-          type: "boolean",
-          default: false
-        },
-        readOnly: {
-          type: "boolean",
-          default: false
-        },
-        writeOnly: {
-          type: "boolean",
-          default: false
-        },
-        examples: {
-          type: "array",
-          items: true
-        }
-      }
-    };
-  }
-});
-
-// node_modules/ajv/dist/refs/json-schema-2019-09/meta/validation.json
-var require_validation2 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2019-09/meta/validation.json"(exports, module) {
-    module.exports = {
-      $schema: "https://json-schema.org/draft/2019-09/schema",
-      $id: "https://json-schema.org/draft/2019-09/meta/validation",
-      $vocabulary: {
-        "https://json-schema.org/draft/2019-09/vocab/validation": true
-      },
-      $recursiveAnchor: true,
-      title: "Validation vocabulary meta-schema",
-      type: ["object", "boolean"],
-      properties: {
-        multipleOf: {
-          type: "number",
-          exclusiveMinimum: 0
-        },
-        maximum: {
-          type: "number"
-        },
-        exclusiveMaximum: {
-          type: "number"
-        },
-        minimum: {
-          type: "number"
-        },
-        exclusiveMinimum: {
-          type: "number"
-        },
-        maxLength: { $ref: "#/$defs/nonNegativeInteger" },
-        minLength: { $ref: "#/$defs/nonNegativeIntegerDefault0" },
-        pattern: {
-          type: "string",
-          format: "regex"
-        },
-        maxItems: { $ref: "#/$defs/nonNegativeInteger" },
-        minItems: { $ref: "#/$defs/nonNegativeIntegerDefault0" },
-        uniqueItems: {
-          type: "boolean",
-          default: false
-        },
-        maxContains: { $ref: "#/$defs/nonNegativeInteger" },
-        minContains: {
-          $ref: "#/$defs/nonNegativeInteger",
-          default: 1
-        },
-        maxProperties: { $ref: "#/$defs/nonNegativeInteger" },
-        minProperties: { $ref: "#/$defs/nonNegativeIntegerDefault0" },
-        required: { $ref: "#/$defs/stringArray" },
-        dependentRequired: {
-          type: "object",
-          additionalProperties: {
-            $ref: "#/$defs/stringArray"
-          }
-        },
-        const: true,
-        enum: {
-          type: "array",
-          items: true
-        },
-        type: {
-          anyOf: [
-            { $ref: "#/$defs/simpleTypes" },
-            {
-              type: "array",
-              items: { $ref: "#/$defs/simpleTypes" },
-              minItems: 1,
-              uniqueItems: true
-            }
-          ]
-        }
-      },
-      $defs: {
-        nonNegativeInteger: {
-          type: "integer",
-          minimum: 0
-        },
-        nonNegativeIntegerDefault0: {
-          $ref: "#/$defs/nonNegativeInteger",
-          default: 0
-        },
-        simpleTypes: {
-          enum: ["array", "boolean", "integer", "null", "number", "object", "string"]
-        },
-        stringArray: {
-          type: "array",
-          items: { type: "string" },
-          uniqueItems: true,
-          default: []
-        }
-      }
-    };
-  }
-});
-
-// node_modules/ajv/dist/refs/json-schema-2019-09/index.js
-var require_json_schema_2019_09 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2019-09/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var metaSchema = require_schema4();
-    var applicator = require_applicator2();
-    var content = require_content();
-    var core = require_core3();
-    var format = require_format3();
-    var metadata = require_meta_data();
-    var validation = require_validation2();
-    var META_SUPPORT_DATA = ["/properties"];
-    function addMetaSchema2019($data) {
-      ;
-      [
-        metaSchema,
-        applicator,
-        content,
-        core,
-        with$data(this, format),
-        metadata,
-        with$data(this, validation)
-      ].forEach((sch) => this.addMetaSchema(sch, void 0, false));
-      return this;
-      function with$data(ajv2, sch) {
-        return $data ? ajv2.$dataMetaSchema(sch, META_SUPPORT_DATA) : sch;
-      }
-    }
-    exports.default = addMetaSchema2019;
-  }
-});
-
-// node_modules/ajv/dist/2019.js
-var require__ = __commonJS({
-  "node_modules/ajv/dist/2019.js"(exports, module) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv2019 = void 0;
-    var core_1 = require_core();
-    var draft7_1 = require_draft7();
-    var dynamic_1 = require_dynamic();
-    var next_1 = require_next();
-    var unevaluated_1 = require_unevaluated();
-    var discriminator_1 = require_discriminator();
-    var json_schema_2019_09_1 = require_json_schema_2019_09();
-    var META_SCHEMA_ID = "https://json-schema.org/draft/2019-09/schema";
-    var Ajv20192 = class extends core_1.default {
-      constructor(opts = {}) {
-        super({
-          ...opts,
-          dynamicRef: true,
-          next: true,
-          unevaluated: true
-        });
-      }
-      _addVocabularies() {
-        super._addVocabularies();
-        this.addVocabulary(dynamic_1.default);
-        draft7_1.default.forEach((v) => this.addVocabulary(v));
-        this.addVocabulary(next_1.default);
-        this.addVocabulary(unevaluated_1.default);
-        if (this.opts.discriminator)
-          this.addKeyword(discriminator_1.default);
-      }
-      _addDefaultMetaSchema() {
-        super._addDefaultMetaSchema();
-        const { $data, meta } = this.opts;
-        if (!meta)
-          return;
-        json_schema_2019_09_1.default.call(this, $data);
-        this.refs["http://json-schema.org/schema"] = META_SCHEMA_ID;
-      }
-      defaultMeta() {
-        return this.opts.defaultMeta = super.defaultMeta() || (this.getSchema(META_SCHEMA_ID) ? META_SCHEMA_ID : void 0);
-      }
-    };
-    exports.Ajv2019 = Ajv20192;
-    module.exports = exports = Ajv20192;
-    module.exports.Ajv2019 = Ajv20192;
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.default = Ajv20192;
-    var validate_1 = require_validate();
-    Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: function() {
-      return validate_1.KeywordCxt;
-    } });
-    var codegen_1 = require_codegen();
-    Object.defineProperty(exports, "_", { enumerable: true, get: function() {
-      return codegen_1._;
-    } });
-    Object.defineProperty(exports, "str", { enumerable: true, get: function() {
-      return codegen_1.str;
-    } });
-    Object.defineProperty(exports, "stringify", { enumerable: true, get: function() {
-      return codegen_1.stringify;
-    } });
-    Object.defineProperty(exports, "nil", { enumerable: true, get: function() {
-      return codegen_1.nil;
-    } });
-    Object.defineProperty(exports, "Name", { enumerable: true, get: function() {
-      return codegen_1.Name;
-    } });
-    Object.defineProperty(exports, "CodeGen", { enumerable: true, get: function() {
-      return codegen_1.CodeGen;
-    } });
-    var validation_error_1 = require_validation_error();
-    Object.defineProperty(exports, "ValidationError", { enumerable: true, get: function() {
-      return validation_error_1.default;
-    } });
-    var ref_error_1 = require_ref_error();
-    Object.defineProperty(exports, "MissingRefError", { enumerable: true, get: function() {
-      return ref_error_1.default;
-    } });
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/draft2020.js
-var require_draft2020 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/draft2020.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var core_1 = require_core2();
-    var validation_1 = require_validation();
-    var applicator_1 = require_applicator();
-    var dynamic_1 = require_dynamic();
-    var next_1 = require_next();
-    var unevaluated_1 = require_unevaluated();
-    var format_1 = require_format2();
-    var metadata_1 = require_metadata();
-    var draft2020Vocabularies = [
-      dynamic_1.default,
-      core_1.default,
-      validation_1.default,
-      (0, applicator_1.default)(true),
-      format_1.default,
-      metadata_1.metadataVocabulary,
-      metadata_1.contentVocabulary,
-      next_1.default,
-      unevaluated_1.default
-    ];
-    exports.default = draft2020Vocabularies;
-  }
-});
-
-// node_modules/ajv/dist/refs/json-schema-2020-12/schema.json
-var require_schema5 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/schema.json"(exports, module) {
-    module.exports = {
-      $schema: "https://json-schema.org/draft/2020-12/schema",
-      $id: "https://json-schema.org/draft/2020-12/schema",
-      $vocabulary: {
-        "https://json-schema.org/draft/2020-12/vocab/core": true,
-        "https://json-schema.org/draft/2020-12/vocab/applicator": true,
-        "https://json-schema.org/draft/2020-12/vocab/unevaluated": true,
-        "https://json-schema.org/draft/2020-12/vocab/validation": true,
-        "https://json-schema.org/draft/2020-12/vocab/meta-data": true,
-        "https://json-schema.org/draft/2020-12/vocab/format-annotation": true,
-        "https://json-schema.org/draft/2020-12/vocab/content": true
-      },
-      $dynamicAnchor: "meta",
-      title: "Core and Validation specifications meta-schema",
-      allOf: [
-        { $ref: "meta/core" },
-        { $ref: "meta/applicator" },
-        { $ref: "meta/unevaluated" },
-        { $ref: "meta/validation" },
-        { $ref: "meta/meta-data" },
-        { $ref: "meta/format-annotation" },
-        { $ref: "meta/content" }
-      ],
-      type: ["object", "boolean"],
-      $comment: "This meta-schema also defines keywords that have appeared in previous drafts in order to prevent incompatible extensions as they remain in common use.",
-      properties: {
-        definitions: {
-          $comment: '"definitions" has been replaced by "$defs".',
-          type: "object",
-          additionalProperties: { $dynamicRef: "#meta" },
-          deprecated: true,
-          default: {}
-        },
-        dependencies: {
-          $comment: '"dependencies" has been split and replaced by "dependentSchemas" and "dependentRequired" in order to serve their differing semantics.',
-          type: "object",
-          additionalProperties: {
-            anyOf: [{ $dynamicRef: "#meta" }, { $ref: "meta/validation#/$defs/stringArray" }]
-          },
-          deprecated: true,
-          default: {}
-        },
-        $recursiveAnchor: {
-          $comment: '"$recursiveAnchor" has been replaced by "$dynamicAnchor".',
-          $ref: "meta/core#/$defs/anchorString",
-          deprecated: true
-        },
-        $recursiveRef: {
-          $comment: '"$recursiveRef" has been replaced by "$dynamicRef".',
-          $ref: "meta/core#/$defs/uriReferenceString",
-          deprecated: true
-        }
-      }
-    };
-  }
-});
-
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json
-var require_applicator3 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json"(exports, module) {
-    module.exports = {
-      $schema: "https://json-schema.org/draft/2020-12/schema",
-      $id: "https://json-schema.org/draft/2020-12/meta/applicator",
-      $vocabulary: {
-        "https://json-schema.org/draft/2020-12/vocab/applicator": true
-      },
-      $dynamicAnchor: "meta",
-      title: "Applicator vocabulary meta-schema",
-      type: ["object", "boolean"],
-      properties: {
-        prefixItems: { $ref: "#/$defs/schemaArray" },
-        items: { $dynamicRef: "#meta" },
-        contains: { $dynamicRef: "#meta" },
-        additionalProperties: { $dynamicRef: "#meta" },
-        properties: {
-          type: "object",
-          additionalProperties: { $dynamicRef: "#meta" },
-          default: {}
-        },
-        patternProperties: {
-          type: "object",
-          additionalProperties: { $dynamicRef: "#meta" },
-          propertyNames: { format: "regex" },
-          default: {}
-        },
-        dependentSchemas: {
-          type: "object",
-          additionalProperties: { $dynamicRef: "#meta" },
-          default: {}
-        },
-        propertyNames: { $dynamicRef: "#meta" },
-        if: { $dynamicRef: "#meta" },
-        then: { $dynamicRef: "#meta" },
-        else: { $dynamicRef: "#meta" },
-        allOf: { $ref: "#/$defs/schemaArray" },
-        anyOf: { $ref: "#/$defs/schemaArray" },
-        oneOf: { $ref: "#/$defs/schemaArray" },
-        not: { $dynamicRef: "#meta" }
-      },
-      $defs: {
-        schemaArray: {
-          type: "array",
-          minItems: 1,
-          items: { $dynamicRef: "#meta" }
-        }
-      }
-    };
-  }
-});
-
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json
-var require_unevaluated2 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json"(exports, module) {
-    module.exports = {
-      $schema: "https://json-schema.org/draft/2020-12/schema",
-      $id: "https://json-schema.org/draft/2020-12/meta/unevaluated",
-      $vocabulary: {
-        "https://json-schema.org/draft/2020-12/vocab/unevaluated": true
-      },
-      $dynamicAnchor: "meta",
-      title: "Unevaluated applicator vocabulary meta-schema",
-      type: ["object", "boolean"],
-      properties: {
-        unevaluatedItems: { $dynamicRef: "#meta" },
-        unevaluatedProperties: { $dynamicRef: "#meta" }
-      }
-    };
-  }
-});
-
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json
-var require_content2 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json"(exports, module) {
-    module.exports = {
-      $schema: "https://json-schema.org/draft/2020-12/schema",
-      $id: "https://json-schema.org/draft/2020-12/meta/content",
-      $vocabulary: {
-        "https://json-schema.org/draft/2020-12/vocab/content": true
-      },
-      $dynamicAnchor: "meta",
-      title: "Content vocabulary meta-schema",
-      type: ["object", "boolean"],
-      properties: {
-        contentEncoding: { type: "string" },
-        contentMediaType: { type: "string" },
-        contentSchema: { $dynamicRef: "#meta" }
-      }
-    };
-  }
-});
-
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json
-var require_core4 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json"(exports, module) {
-    module.exports = {
-      $schema: "https://json-schema.org/draft/2020-12/schema",
-      $id: "https://json-schema.org/draft/2020-12/meta/core",
-      $vocabulary: {
-        "https://json-schema.org/draft/2020-12/vocab/core": true
-      },
-      $dynamicAnchor: "meta",
-      title: "Core vocabulary meta-schema",
-      type: ["object", "boolean"],
-      properties: {
-        $id: {
-          $ref: "#/$defs/uriReferenceString",
-          $comment: "Non-empty fragments not allowed.",
-          pattern: "^[^#]*#?$"
-        },
-        $schema: { $ref: "#/$defs/uriString" },
-        $ref: { $ref: "#/$defs/uriReferenceString" },
-        $anchor: { $ref: "#/$defs/anchorString" },
-        $dynamicRef: { $ref: "#/$defs/uriReferenceString" },
-        $dynamicAnchor: { $ref: "#/$defs/anchorString" },
-        $vocabulary: {
-          type: "object",
-          propertyNames: { $ref: "#/$defs/uriString" },
-          additionalProperties: {
-            type: "boolean"
-          }
-        },
-        $comment: {
-          type: "string"
-        },
-        $defs: {
-          type: "object",
-          additionalProperties: { $dynamicRef: "#meta" }
-        }
-      },
-      $defs: {
-        anchorString: {
-          type: "string",
-          pattern: "^[A-Za-z_][-A-Za-z0-9._]*$"
-        },
-        uriString: {
-          type: "string",
-          format: "uri"
-        },
-        uriReferenceString: {
-          type: "string",
-          format: "uri-reference"
-        }
-      }
-    };
-  }
-});
-
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json
-var require_format_annotation = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json"(exports, module) {
-    module.exports = {
-      $schema: "https://json-schema.org/draft/2020-12/schema",
-      $id: "https://json-schema.org/draft/2020-12/meta/format-annotation",
-      $vocabulary: {
-        "https://json-schema.org/draft/2020-12/vocab/format-annotation": true
-      },
-      $dynamicAnchor: "meta",
-      title: "Format vocabulary meta-schema for annotation results",
-      type: ["object", "boolean"],
-      properties: {
-        format: { type: "string" }
-      }
-    };
-  }
-});
-
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json
-var require_meta_data2 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json"(exports, module) {
-    module.exports = {
-      $schema: "https://json-schema.org/draft/2020-12/schema",
-      $id: "https://json-schema.org/draft/2020-12/meta/meta-data",
-      $vocabulary: {
-        "https://json-schema.org/draft/2020-12/vocab/meta-data": true
-      },
-      $dynamicAnchor: "meta",
-      title: "Meta-data vocabulary meta-schema",
-      type: ["object", "boolean"],
-      properties: {
-        title: {
-          type: "string"
-        },
-        description: {
-          type: "string"
-        },
-        default: true,
-        deprecated: {
-          type: "boolean",
-          default: false
-        },
-        readOnly: {
-          type: "boolean",
-          default: false
-        },
-        writeOnly: {
-          type: "boolean",
-          default: false
-        },
-        examples: {
-          type: "array",
-          items: true
-        }
-      }
-    };
-  }
-});
-
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json
-var require_validation3 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json"(exports, module) {
-    module.exports = {
-      $schema: "https://json-schema.org/draft/2020-12/schema",
-      $id: "https://json-schema.org/draft/2020-12/meta/validation",
-      $vocabulary: {
-        "https://json-schema.org/draft/2020-12/vocab/validation": true
-      },
-      $dynamicAnchor: "meta",
-      title: "Validation vocabulary meta-schema",
-      type: ["object", "boolean"],
-      properties: {
-        type: {
-          anyOf: [
-            { $ref: "#/$defs/simpleTypes" },
-            {
-              type: "array",
-              items: { $ref: "#/$defs/simpleTypes" },
-              minItems: 1,
-              uniqueItems: true
-            }
-          ]
-        },
-        const: true,
-        enum: {
-          type: "array",
-          items: true
-        },
-        multipleOf: {
-          type: "number",
-          exclusiveMinimum: 0
-        },
-        maximum: {
-          type: "number"
-        },
-        exclusiveMaximum: {
-          type: "number"
-        },
-        minimum: {
-          type: "number"
-        },
-        exclusiveMinimum: {
-          type: "number"
-        },
-        maxLength: { $ref: "#/$defs/nonNegativeInteger" },
-        minLength: { $ref: "#/$defs/nonNegativeIntegerDefault0" },
-        pattern: {
-          type: "string",
-          format: "regex"
-        },
-        maxItems: { $ref: "#/$defs/nonNegativeInteger" },
-        minItems: { $ref: "#/$defs/nonNegativeIntegerDefault0" },
-        uniqueItems: {
-          type: "boolean",
-          default: false
-        },
-        maxContains: { $ref: "#/$defs/nonNegativeInteger" },
-        minContains: {
-          $ref: "#/$defs/nonNegativeInteger",
-          default: 1
-        },
-        maxProperties: { $ref: "#/$defs/nonNegativeInteger" },
-        minProperties: { $ref: "#/$defs/nonNegativeIntegerDefault0" },
-        required: { $ref: "#/$defs/stringArray" },
-        dependentRequired: {
-          type: "object",
-          additionalProperties: {
-            $ref: "#/$defs/stringArray"
-          }
-        }
-      },
-      $defs: {
-        nonNegativeInteger: {
-          type: "integer",
-          minimum: 0
-        },
-        nonNegativeIntegerDefault0: {
-          $ref: "#/$defs/nonNegativeInteger",
-          default: 0
-        },
-        simpleTypes: {
-          enum: ["array", "boolean", "integer", "null", "number", "object", "string"]
-        },
-        stringArray: {
-          type: "array",
-          items: { type: "string" },
-          uniqueItems: true,
-          default: []
-        }
-      }
-    };
-  }
-});
-
-// node_modules/ajv/dist/refs/json-schema-2020-12/index.js
-var require_json_schema_2020_12 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var metaSchema = require_schema5();
-    var applicator = require_applicator3();
-    var unevaluated = require_unevaluated2();
-    var content = require_content2();
-    var core = require_core4();
-    var format = require_format_annotation();
-    var metadata = require_meta_data2();
-    var validation = require_validation3();
-    var META_SUPPORT_DATA = ["/properties"];
-    function addMetaSchema2020($data) {
-      ;
-      [
-        metaSchema,
-        applicator,
-        unevaluated,
-        content,
-        core,
-        with$data(this, format),
-        metadata,
-        with$data(this, validation)
-      ].forEach((sch) => this.addMetaSchema(sch, void 0, false));
-      return this;
-      function with$data(ajv2, sch) {
-        return $data ? ajv2.$dataMetaSchema(sch, META_SUPPORT_DATA) : sch;
-      }
-    }
-    exports.default = addMetaSchema2020;
-  }
-});
-
-// node_modules/ajv/dist/2020.js
-var require__2 = __commonJS({
-  "node_modules/ajv/dist/2020.js"(exports, module) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv2020 = void 0;
-    var core_1 = require_core();
-    var draft2020_1 = require_draft2020();
-    var discriminator_1 = require_discriminator();
-    var json_schema_2020_12_1 = require_json_schema_2020_12();
-    var META_SCHEMA_ID = "https://json-schema.org/draft/2020-12/schema";
-    var Ajv20202 = class extends core_1.default {
-      constructor(opts = {}) {
-        super({
-          ...opts,
-          dynamicRef: true,
-          next: true,
-          unevaluated: true
-        });
-      }
-      _addVocabularies() {
-        super._addVocabularies();
-        draft2020_1.default.forEach((v) => this.addVocabulary(v));
-        if (this.opts.discriminator)
-          this.addKeyword(discriminator_1.default);
-      }
-      _addDefaultMetaSchema() {
-        super._addDefaultMetaSchema();
-        const { $data, meta } = this.opts;
-        if (!meta)
-          return;
-        json_schema_2020_12_1.default.call(this, $data);
-        this.refs["http://json-schema.org/schema"] = META_SCHEMA_ID;
-      }
-      defaultMeta() {
-        return this.opts.defaultMeta = super.defaultMeta() || (this.getSchema(META_SCHEMA_ID) ? META_SCHEMA_ID : void 0);
-      }
-    };
-    exports.Ajv2020 = Ajv20202;
-    module.exports = exports = Ajv20202;
-    module.exports.Ajv2020 = Ajv20202;
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.default = Ajv20202;
-    var validate_1 = require_validate();
-    Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: function() {
-      return validate_1.KeywordCxt;
-    } });
-    var codegen_1 = require_codegen();
-    Object.defineProperty(exports, "_", { enumerable: true, get: function() {
-      return codegen_1._;
-    } });
-    Object.defineProperty(exports, "str", { enumerable: true, get: function() {
-      return codegen_1.str;
-    } });
-    Object.defineProperty(exports, "stringify", { enumerable: true, get: function() {
-      return codegen_1.stringify;
-    } });
-    Object.defineProperty(exports, "nil", { enumerable: true, get: function() {
-      return codegen_1.nil;
-    } });
-    Object.defineProperty(exports, "Name", { enumerable: true, get: function() {
-      return codegen_1.Name;
-    } });
-    Object.defineProperty(exports, "CodeGen", { enumerable: true, get: function() {
-      return codegen_1.CodeGen;
-    } });
-    var validation_error_1 = require_validation_error();
-    Object.defineProperty(exports, "ValidationError", { enumerable: true, get: function() {
-      return validation_error_1.default;
-    } });
-    var ref_error_1 = require_ref_error();
-    Object.defineProperty(exports, "MissingRefError", { enumerable: true, get: function() {
-      return ref_error_1.default;
-    } });
   }
 });
 
@@ -54134,7 +46293,7 @@ var init_api = __esm({
         state: init_state2(options2),
         __needMoreData: function(i, bufLen, end) {
           if (end) return false;
-          const { encoding, escape: escape2, quote: quote4 } = this.options;
+          const { encoding, escape, quote: quote4 } = this.options;
           const { quoting, needMoreDataSize, recordDelimiterMaxLength } = this.state;
           const numOfCharLeft = bufLen - i - 1;
           const requiredLength = Math.max(
@@ -54147,7 +46306,7 @@ var init_api = __esm({
             // recordDelimiterMaxLength,
             recordDelimiterMaxLength === 0 ? Buffer.from("\r\n", encoding).length : recordDelimiterMaxLength,
             // Skip if remaining buffer can be an escaped quote
-            quoting ? (escape2 === null ? 0 : escape2.length) + quote4.length : 0,
+            quoting ? (escape === null ? 0 : escape.length) + quote4.length : 0,
             // Skip if remaining buffer can be record delimiter following the closing quote
             quoting ? quote4.length + recordDelimiterMaxLength : 0
           );
@@ -54170,7 +46329,7 @@ var init_api = __esm({
             to,
             to_line
           } = this.options;
-          let { comment, escape: escape2, quote: quote4, record_delimiter } = this.options;
+          let { comment, escape, quote: quote4, record_delimiter } = this.options;
           const {
             bomSkipped,
             delimiterDiscovered,
@@ -54237,7 +46396,7 @@ var init_api = __esm({
                   for (const key in options3) {
                     this.options[key] = options3[key];
                   }
-                  ({ comment, escape: escape2, quote: quote4 } = this.options);
+                  ({ comment, escape, quote: quote4 } = this.options);
                   break;
                 }
               }
@@ -54278,16 +46437,16 @@ var init_api = __esm({
             if (this.state.escaping === true) {
               this.state.escaping = false;
             } else {
-              if (escape2 !== null && this.state.quoting === true && this.__isEscape(buf, pos, chr) && pos + escape2.length < bufLen) {
+              if (escape !== null && this.state.quoting === true && this.__isEscape(buf, pos, chr) && pos + escape.length < bufLen) {
                 if (escapeIsQuote) {
-                  if (this.__isQuote(buf, pos + escape2.length)) {
+                  if (this.__isQuote(buf, pos + escape.length)) {
                     this.state.escaping = true;
-                    pos += escape2.length - 1;
+                    pos += escape.length - 1;
                     continue;
                   }
                 } else {
                   this.state.escaping = true;
-                  pos += escape2.length - 1;
+                  pos += escape.length - 1;
                   continue;
                 }
               }
@@ -54302,8 +46461,8 @@ var init_api = __esm({
                     nextChr
                   );
                   const isNextChrRecordDelimiter = record_delimiter.length === 0 ? this.__autoDiscoverRecordDelimiter(buf, pos + quote4.length) : this.__isRecordDelimiter(nextChr, buf, pos + quote4.length);
-                  if (escape2 !== null && this.__isEscape(buf, pos, chr) && this.__isQuote(buf, pos + escape2.length)) {
-                    pos += escape2.length - 1;
+                  if (escape !== null && this.__isEscape(buf, pos, chr) && this.__isQuote(buf, pos + escape.length)) {
+                    pos += escape.length - 1;
                   } else if (!nextChr || isNextChrDelimiter || isNextChrRecordDelimiter || isNextChrComment || isNextChrTrimable) {
                     this.state.quoting = false;
                     this.state.wasQuoting = true;
@@ -54784,12 +46943,12 @@ var init_api = __esm({
           return 0;
         },
         __isEscape: function(buf, pos, chr) {
-          const { escape: escape2 } = this.options;
-          if (escape2 === null) return false;
-          const l = escape2.length;
-          if (escape2[0] === chr) {
+          const { escape } = this.options;
+          if (escape === null) return false;
+          const l = escape.length;
+          if (escape[0] === chr) {
             for (let i = 0; i < l; i++) {
-              if (escape2[i] !== buf[pos + i]) {
+              if (escape[i] !== buf[pos + i]) {
                 return false;
               }
             }
@@ -55674,7 +47833,7 @@ async function csvRows(source, file, onRow) {
   return builder.finish();
 }
 function drain(stream, take) {
-  return new Promise((resolve29, reject) => {
+  return new Promise((resolve30, reject) => {
     stream.on("readable", () => {
       try {
         const next = () => stream.read();
@@ -55683,7 +47842,7 @@ function drain(stream, take) {
         stream.destroy(error2);
       }
     });
-    stream.once("end", resolve29);
+    stream.once("end", resolve30);
     stream.once("error", reject);
   });
 }
@@ -57219,7 +49378,7 @@ var init_journal_newer = __esm({
 
 // src/pipeline/journal-names.ts
 import { existsSync as existsSync9, statSync as statSync9 } from "node:fs";
-import { basename as basename7, dirname as dirname15, join as join24, resolve as resolve21 } from "node:path";
+import { basename as basename7, dirname as dirname15, join as join24, resolve as resolve22 } from "node:path";
 function journalPathOf(output) {
   return join24(dirname15(output), `.${basename7(output)}.journal`);
 }
@@ -57233,7 +49392,7 @@ function running(output, path, header2) {
 }
 function freeName(stem, end, cwd = "/") {
   let name = `${stem}${end}`;
-  for (let n = 2; existsSync9(resolve21(cwd, name)); n++) name = `${stem}-${n}${end}`;
+  for (let n = 2; existsSync9(resolve22(cwd, name)); n++) name = `${stem}-${n}${end}`;
   return name;
 }
 function takesJournal(target) {
@@ -57253,15 +49412,15 @@ var init_journal_names = __esm({
 
 // src/pipeline/journal-aside.ts
 import { existsSync as existsSync10, renameSync as renameSync2, statSync as statSync10 } from "node:fs";
-import { resolve as resolve22 } from "node:path";
+import { resolve as resolve23 } from "node:path";
 function keepAsKilled(path, writer, output, cwd, journalOf) {
   const { pid, host = "" } = writer;
   const stem = `${output.replace(/\.json$/, "")}.killed${pid === void 0 ? "" : `-${pid}`}`;
   let name = `${stem}.json`;
-  for (let n = 2; existsSync10(resolve22(cwd, name)) || existsSync10(journalOf(resolve22(cwd, name))); n++) {
+  for (let n = 2; existsSync10(resolve23(cwd, name)) || existsSync10(journalOf(resolve23(cwd, name))); n++) {
     name = `${stem}-${n}.json`;
   }
-  const kept = journalOf(resolve22(cwd, name));
+  const kept = journalOf(resolve23(cwd, name));
   renameSync2(path, kept);
   if (pid === void 0) return name;
   try {
@@ -57297,14 +49456,14 @@ function keepNewerAside(path, options2, warn) {
   const shown3 = keepAsKilled(path, newer, options2.output, options2.ctx.cwd, journalPathOf);
   const by = newer.writtenBy === void 0 ? "" : ` with evalgate ${printable(newer.writtenBy)} or newer`;
   warn(
-    `${newerFormatText(path, newer)}: it is kept as the recovery journal of ${shown3} (${journalPathOf(resolve22(options2.ctx.cwd, shown3))}), and this run starts afresh; \`${finishCommand(options2, shown3, {})}\`${by} finishes it`
+    `${newerFormatText(path, newer)}: it is kept as the recovery journal of ${shown3} (${journalPathOf(resolve23(options2.ctx.cwd, shown3))}), and this run starts afresh; \`${finishCommand(options2, shown3, {})}\`${by} finishes it`
   );
 }
 function finishCommand(options2, shown3, header2) {
   return options2.resumeCommand?.(shown3, header2.baseline, () => void 0) ?? `evals run --resume ${pathWord(shown3)}`;
 }
 function refuseNewer(file, ctx) {
-  const target = resolve22(ctx.cwd, file);
+  const target = resolve23(ctx.cwd, file);
   const path = journalPathOf(target);
   const newer = readNewerJournal(path);
   if (newer === void 0) return;
@@ -57333,10 +49492,10 @@ var init_journal_aside = __esm({
 // src/pipeline/journal.ts
 import { existsSync as existsSync11, mkdirSync as mkdirSync3, readdirSync as readdirSync3, renameSync as renameSync3, rmSync as rmSync4, statSync as statSync11 } from "node:fs";
 import { hostname as hostname3 } from "node:os";
-import { basename as basename8, dirname as dirname16, extname as extname5, join as join25, resolve as resolve23 } from "node:path";
+import { basename as basename8, dirname as dirname16, extname as extname5, join as join25, resolve as resolve24 } from "node:path";
 function openRunJournal(options2) {
   const { output, ctx } = options2;
-  const target = resolve23(ctx.cwd, output);
+  const target = resolve24(ctx.cwd, output);
   if (!takesJournal(target)) return void 0;
   const path = journalPathOf(target);
   const warn = (message) => void ctx.stderr.write(`warning: ${message}
@@ -57360,8 +49519,8 @@ function openRunJournal(options2) {
           baseline: options2.baseline.path,
           baselineRun: baselineRun(options2.baseline.artifact)
         },
-        ...options2.resumedFrom !== void 0 && resolve23(ctx.cwd, options2.resumedFrom) !== target && {
-          resumedFrom: resolve23(ctx.cwd, options2.resumedFrom)
+        ...options2.resumedFrom !== void 0 && resolve24(ctx.cwd, options2.resumedFrom) !== target && {
+          resumedFrom: resolve24(ctx.cwd, options2.resumedFrom)
         }
       },
       options2.frame,
@@ -57378,8 +49537,8 @@ function openRunJournal(options2) {
   }
 }
 function recoverForResume(file, output, ctx) {
-  const into = resolve23(ctx.cwd, output);
-  const from = resolve23(ctx.cwd, file);
+  const into = resolve24(ctx.cwd, output);
+  const from = resolve24(ctx.cwd, file);
   const left = into === from ? void 0 : readJournalHeader(journalPathOf(into));
   if (left?.resumedFrom === from && recoverJournal(output, left, ctx) === "recovered") {
     return output;
@@ -57401,7 +49560,7 @@ function baselineRun(artifact) {
   return { config, git: git2 === null ? null : { sha: git2.sha, ref: git2.ref }, startedAt };
 }
 function recoverJournal(file, header2, ctx) {
-  const target = resolve23(ctx.cwd, file);
+  const target = resolve24(ctx.cwd, file);
   const path = journalPathOf(target);
   if (header2 === void 0) return "none";
   if (writerAlive(header2, path)) throw running(file, path, header2);
@@ -57430,7 +49589,7 @@ function keepAside(path, header2, options2, warn) {
       const shown4 = keepAsKilled(path, header2, output, options2.ctx.cwd, journalPathOf);
       const finish = error2.newer ? `; \`${finishCommand(options2, shown4, header2)}\` with evalgate ${printable(error2.writtenBy)} or newer finishes it` : "";
       warn(
-        `${error2.message}: it is kept as the recovery journal of ${shown4} (${journalPathOf(resolve23(options2.ctx.cwd, shown4))}), and this run starts afresh${finish}`
+        `${error2.message}: it is kept as the recovery journal of ${shown4} (${journalPathOf(resolve24(options2.ctx.cwd, shown4))}), and this run starts afresh${finish}`
       );
       return;
     }
@@ -57457,7 +49616,7 @@ function keepAside(path, header2, options2, warn) {
     ".json",
     options2.ctx.cwd
   );
-  writeRecovered(resolve23(options2.ctx.cwd, shown3), read, header2);
+  writeRecovered(resolve24(options2.ctx.cwd, shown3), read, header2);
   const alive = letGo(path, header2);
   const command = options2.resumeCommand === void 0 ? "" : `; \`${options2.resumeCommand(shown3, header2.baseline, () => void 0)}\` finishes it in place${header2.baseline === void 0 ? "" : ` (the killed run compared with ${header2.baseline})`}`;
   warn(
@@ -57591,13 +49750,15 @@ var resume_exports = {};
 __export(resume_exports, {
   startResume: () => startResume
 });
-import { resolve as resolve25 } from "node:path";
+import { resolve as resolve26 } from "node:path";
 function startResume(path, filters, trials, ctx, options2 = {}) {
   if (options2.recover !== void 0) path = recoverForResume(path, options2.recover.output, ctx);
   const named2 = openResultsFile(path, ctx, "--resume", "refuse", { dropDamagedComparison: true });
-  if (named2.droppedComparison !== void 0) {
+  const dropped = named2.droppedComparison;
+  if (dropped !== void 0) {
+    const which2 = "recorded" in dropped.baseline ? `--baseline names, or without it ${printable(dropped.baseline.recorded.path ?? "")}, which the damaged block still names (checked to be the run it records)` : `--baseline names (the damaged block cannot say which the interrupted run compared with: ${printable(dropped.baseline.lost)})`;
     ctx.stderr.write(
-      `warning: --resume ${printable(path)}: its comparison block is damaged (${named2.droppedComparison}); it is left out, and the comparison is made again over every case with the baseline --baseline names (the damaged block cannot say which the interrupted run compared with)
+      `warning: --resume ${printable(path)}: its comparison block is damaged (${dropped.problems}); it is left out, and the comparison is made again over every case with the baseline ${which2}
 `
     );
   }
@@ -57658,7 +49819,7 @@ function startResume(path, filters, trials, ctx, options2 = {}) {
       const left = plan.suites.flatMap((suite) => suite.runs).reduce((sum2, run2) => sum2 + run2.cases.length - (run2.done?.size ?? 0), 0);
       const warning2 = unchecked.length > 0 ? `warning: ${path} was written by an earlier evalgate, whose configHash did not cover modules and command scripts: resuming it cannot tell whether ${unchecked.join("; ")} changed since the interrupted run
 ` : "";
-      const replaced = realPath(resolve25(cwd, path)) === realPath(resolve25(cwd, output)) ? `the combined results will replace ${path} (give -o FILE to write them elsewhere)
+      const replaced = realPath(resolve26(cwd, path)) === realPath(resolve26(cwd, output)) ? `the combined results will replace ${path} (give -o FILE to write them elsewhere)
 ` : "";
       return `${warning2}resuming ${path}: ${plural(kept, "case result")} kept, ${plural(left, "case")} to run
 ${replaced}`;
@@ -57670,11 +49831,13 @@ ${replaced}`;
 
 `,
     async baseline(given, context3) {
-      const recorded = recordedBaseline(partial);
-      if (given === void 0 && recorded === void 0 && named2.droppedComparison !== void 0) {
+      const salvaged = dropped !== void 0 && "recorded" in dropped.baseline ? dropped.baseline.recorded : void 0;
+      const recorded = recordedBaseline(partial) ?? salvaged;
+      if (given === void 0 && recorded === void 0 && dropped !== void 0) {
+        const lost = "lost" in dropped.baseline ? ` (${printable(dropped.baseline.lost)})` : "";
         throw usageError(
           "resume.baseline-lost",
-          `${printable(path)} was compared with a baseline, but its comparison block is damaged and no longer says which: pass --baseline FILE (the baseline the interrupted run compared with) to finish it compared and gated as it would have been`,
+          `${printable(path)} was compared with a baseline, but its comparison block is damaged and no longer says which${lost}: pass --baseline FILE (the baseline the interrupted run compared with) to finish it compared and gated as it would have been`,
           path
         );
       }
@@ -57951,11 +50114,11 @@ var tunnel = __toESM(require_tunnel2(), 1);
 var import_undici = __toESM(require_undici(), 1);
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve29) {
-      resolve29(value);
+    return value instanceof P ? value : new P(function(resolve30) {
+      resolve30(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve29, reject) {
+  return new (P || (P = Promise))(function(resolve30, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -57971,7 +50134,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve29(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve30(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -58044,26 +50207,26 @@ var HttpClientResponse = class {
   }
   readBody() {
     return __awaiter(this, void 0, void 0, function* () {
-      return new Promise((resolve29) => __awaiter(this, void 0, void 0, function* () {
+      return new Promise((resolve30) => __awaiter(this, void 0, void 0, function* () {
         let output = Buffer.alloc(0);
         this.message.on("data", (chunk) => {
           output = Buffer.concat([output, chunk]);
         });
         this.message.on("end", () => {
-          resolve29(output.toString());
+          resolve30(output.toString());
         });
       }));
     });
   }
   readBodyBuffer() {
     return __awaiter(this, void 0, void 0, function* () {
-      return new Promise((resolve29) => __awaiter(this, void 0, void 0, function* () {
+      return new Promise((resolve30) => __awaiter(this, void 0, void 0, function* () {
         const chunks = [];
         this.message.on("data", (chunk) => {
           chunks.push(chunk);
         });
         this.message.on("end", () => {
-          resolve29(Buffer.concat(chunks));
+          resolve30(Buffer.concat(chunks));
         });
       }));
     });
@@ -58266,14 +50429,14 @@ var HttpClient = class {
    */
   requestRaw(info2, data) {
     return __awaiter(this, void 0, void 0, function* () {
-      return new Promise((resolve29, reject) => {
+      return new Promise((resolve30, reject) => {
         function callbackForResult(err, res) {
           if (err) {
             reject(err);
           } else if (!res) {
             reject(new Error("Unknown error"));
           } else {
-            resolve29(res);
+            resolve30(res);
           }
         }
         this.requestRawWithCallback(info2, data, callbackForResult);
@@ -58517,12 +50680,12 @@ var HttpClient = class {
     return __awaiter(this, void 0, void 0, function* () {
       retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
       const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-      return new Promise((resolve29) => setTimeout(() => resolve29(), ms));
+      return new Promise((resolve30) => setTimeout(() => resolve30(), ms));
     });
   }
   _processResponse(res, options2) {
     return __awaiter(this, void 0, void 0, function* () {
-      return new Promise((resolve29, reject) => __awaiter(this, void 0, void 0, function* () {
+      return new Promise((resolve30, reject) => __awaiter(this, void 0, void 0, function* () {
         const statusCode = res.message.statusCode || 0;
         const response = {
           statusCode,
@@ -58530,7 +50693,7 @@ var HttpClient = class {
           headers: {}
         };
         if (statusCode === HttpCodes.NotFound) {
-          resolve29(response);
+          resolve30(response);
         }
         function dateTimeDeserializer(key, value) {
           if (typeof value === "string") {
@@ -58569,7 +50732,7 @@ var HttpClient = class {
           err.result = response.result;
           reject(err);
         } else {
-          resolve29(response);
+          resolve30(response);
         }
       }));
     });
@@ -58582,11 +50745,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve29) {
-      resolve29(value);
+    return value instanceof P ? value : new P(function(resolve30) {
+      resolve30(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve29, reject) {
+  return new (P || (P = Promise))(function(resolve30, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -58602,7 +50765,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve29(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve30(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -58908,6 +51071,12 @@ function setOutput(name, value) {
 function setFailed(message) {
   process.exitCode = ExitCode.Failure;
   error(message);
+}
+function isDebug() {
+  return process.env["RUNNER_DEBUG"] === "1";
+}
+function debug(message) {
+  issueCommand("debug", {}, message);
 }
 function error(message, properties = {}) {
   issueCommand("error", toCommandProperties(properties), message instanceof Error ? message.toString() : message);
@@ -59259,11 +51428,11 @@ var httpClient = __toESM(require_lib(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter3 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve29) {
-      resolve29(value);
+    return value instanceof P ? value : new P(function(resolve30) {
+      resolve30(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve29, reject) {
+  return new (P || (P = Promise))(function(resolve30, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -59279,7 +51448,7 @@ var __awaiter3 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve29(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve30(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -63777,6 +55946,7 @@ function createOctokit(token, options2) {
     // failed attempt first, then plugin-retry, then plugin-throttling, then the rate limits;
     // ownRetryState runs first.
     standardHeaders,
+    ...options2.debug !== void 0 ? [attemptLog(options2.debug)] : [],
     attemptTimeout(budget),
     retryWithinBudget(budget, log),
     retry,
@@ -63806,7 +55976,9 @@ function waitOutRateLimits(budget, log) {
           if (limit === null || !mayWait(limit, retries)) throw error2;
         }
         log(`${what(limit)}: retrying in ${limit.waitSeconds} s`);
-        await sleep2(limit.waitSeconds * budget.secondMs);
+        await sleep2(limit.waitSeconds * budget.secondMs, void 0, {
+          signal: budget.cancelled
+        }).catch(() => void 0);
       }
       function what(limit) {
         const until = limit.resetsAt === void 0 ? "" : ` (used up until ${clockTime(limit.resetsAt)})`;
@@ -63847,6 +56019,22 @@ var ownRetryState = (octokit) => {
     options2.request = { ...options2.request };
   });
 };
+function attemptLog(debug2) {
+  return (octokit) => {
+    octokit.hook.wrap("request", async (request2, options2) => {
+      const what = describeRequest(octokit, options2);
+      try {
+        const response = await request2(options2);
+        debug2(`${what} -> ${response.status}`);
+        return response;
+      } catch (error2) {
+        const status = error2.response ? String(error2.status) : "no answer";
+        debug2(`${what} -> ${status}`);
+        throw error2;
+      }
+    });
+  };
+}
 var standardHeaders = (octokit) => {
   octokit.hook.before("request", (options2) => {
     options2.headers["x-github-api-version"] = GITHUB_API_VERSION;
@@ -63924,6 +56112,13 @@ var RetryBudget = class {
   secondMs;
   totalMs;
   spentMs = 0;
+  cancel = new AbortController();
+  /** Why no more waiting is done (`cancelAll`); null while waits are granted. */
+  cancelledBy = null;
+  /** Aborted by {@link cancelAll}: a wait under way ends early on it. */
+  get cancelled() {
+    return this.cancel.signal;
+  }
   /**
    * @param seconds the total, in seconds of waiting.
    * @param scale shortens every wait and the total alike (`EVALGATE_GITHUB_RETRY_SCALE`); 1 in
@@ -63939,6 +56134,7 @@ var RetryBudget = class {
    * writes still to come may need.
    */
   take(ms, reserveMs = 0) {
+    if (this.cancelledBy !== null) return false;
     if (this.spentMs + ms + reserveMs > this.totalMs) return false;
     this.spentMs += ms;
     return true;
@@ -63947,8 +56143,19 @@ var RetryBudget = class {
   spend(ms) {
     this.spentMs += ms;
   }
+  /**
+   * Grants no more waits, and ends the one under way: the job is being cancelled, and the runner
+   * kills the step 2.5 s after its SIGTERM, so what is left is posted without waiting. `why`
+   * (`the job was cancelled (SIGTERM)`) is what {@link describe} says from now on.
+   */
+  cancelAll(why2) {
+    if (this.cancelledBy !== null) return;
+    this.cancelledBy = why2;
+    this.cancel.abort();
+  }
   /** Why a retry was refused, for messages: the budget and what was already waited. */
   describe() {
+    if (this.cancelledBy !== null) return `${this.cancelledBy}: no more waiting`;
     const seconds3 = (ms) => String(Math.round(ms / this.secondMs));
     return `the retries would wait past the ${seconds3(this.totalMs)} s budget; ${seconds3(this.spentMs)} s already waited`;
   }
@@ -63971,6 +56178,7 @@ init_comparable();
 
 // src/github/errors.ts
 init_is_record();
+init_secrets();
 var README_SECTION = "see docs/action.md#tokens-and-permissions";
 function httpStatus(error2) {
   const http2 = asHttpError(error2);
@@ -63985,7 +56193,7 @@ function toReportingFailure(error2, what, permission, step, personalToken) {
   if (!response) {
     return {
       code: "github.unavailable",
-      message: `could not ${what}: no answer from the GitHub API (${oneLine2(http2.message)})`
+      message: `could not ${what}: no answer from the GitHub API (${scrubGitHubText(oneLine2(http2.message))})`
     };
   }
   const status = http2.status;
@@ -64104,14 +56312,18 @@ function asHttpError(error2) {
   };
 }
 function describeThrown(error2) {
-  if (error2 instanceof Error) return oneLine2(error2.message) || error2.name;
-  return oneLine2(String(error2));
+  if (error2 instanceof Error) return scrubGitHubText(oneLine2(error2.message)) || error2.name;
+  return scrubGitHubText(oneLine2(String(error2)));
 }
 function oneLine2(text2) {
   return text2.replace(/\s+/g, " ").trim();
 }
 function shorten(text2) {
-  return text2.length > 300 ? `${text2.slice(0, 297)}...` : text2;
+  const clean = scrubGitHubText(text2);
+  return clean.length > 300 ? `${clean.slice(0, 297)}...` : clean;
+}
+function scrubGitHubText(text2) {
+  return createScrubber(secretsInEnv(process.env)).text(text2);
 }
 
 // src/github/artifact-zip.ts
@@ -64606,7 +56818,8 @@ function baseName(path) {
 function githubSaid(error2) {
   const data = error2.response?.data;
   const message = typeof data === "object" && data !== null ? data.message : void 0;
-  return typeof message === "string" ? message.replace(/\s+/g, " ").trim().slice(0, 300) : "";
+  if (typeof message !== "string") return "";
+  return scrubGitHubText(message.replace(/\s+/g, " ").trim()).slice(0, 300);
 }
 function describeError3(error2) {
   if (error2 instanceof Error) {
@@ -64991,32 +57204,47 @@ function legOf(inputs) {
   return createHash2("sha256").update(JSON.stringify(inputs)).digest("hex").slice(0, LEG_CHARS);
 }
 var JOB_MAX_CHARS = 100;
-function checkRunOrigin(env, leg) {
+function checkRunOrigin(env, leg, jobName2 = "") {
   const runId = env.GITHUB_RUN_ID ?? "";
   const attempt = Number(env.GITHUB_RUN_ATTEMPT);
   const job = env.GITHUB_JOB ?? "";
   if (!/^\d+$/.test(runId) || !Number.isSafeInteger(attempt) || attempt < 1 || job === "") {
     return null;
   }
-  return { runId, attempt, job: job.slice(0, JOB_MAX_CHARS), leg };
+  const os5 = /^[A-Za-z0-9]{1,20}$/.test(env.RUNNER_OS ?? "") ? env.RUNNER_OS ?? "" : "";
+  const named2 = jobName2 === "" ? "" : legOf([jobName2]);
+  return { runId, attempt, job: job.slice(0, JOB_MAX_CHARS), leg, os: os5, jobName: named2 };
 }
 function externalId(uuid, origin) {
   const id = `evalgate-${uuid}`;
   if (origin === null) return id;
   const leg = origin.leg === "" ? "" : ` leg=${origin.leg}`;
-  return `${id} run=${origin.runId} attempt=${origin.attempt} job=${origin.job}${leg}`;
+  const os5 = origin.os === "" ? "" : ` os=${origin.os}`;
+  const named2 = origin.jobName === "" ? "" : ` jobname=${origin.jobName}`;
+  return `${id} run=${origin.runId} attempt=${origin.attempt} job=${origin.job}${leg}${os5}${named2}`;
 }
 function parseOrigin(id) {
-  const match = /^evalgate-\S+ run=(\d+) attempt=(\d+) job=(\S+?)(?: leg=([0-9a-f]+))?$/.exec(
+  const match = /^evalgate-\S+ run=(\d+) attempt=(\d+) job=(\S+?)(?: leg=([0-9a-f]+))?(?: os=([A-Za-z0-9]+))?(?: jobname=([0-9a-f]+))?$/.exec(
     id ?? ""
   );
   if (match === null) return null;
   const attempt = Number(match[2]);
   if (!Number.isSafeInteger(attempt) || attempt < 1) return null;
-  return { runId: match[1] ?? "", attempt, job: match[3] ?? "", leg: match[4] ?? "" };
+  const [, runId = "", , job = "", leg = "", os5 = "", jobName2 = ""] = match;
+  return { runId, attempt, job, leg, os: os5, jobName: jobName2 };
 }
 function earlierAttempt(posted, current2) {
-  return posted !== null && current2 !== null && posted.runId === current2.runId && posted.job === current2.job && posted.leg !== "" && posted.leg === current2.leg && posted.attempt < current2.attempt;
+  return posted !== null && current2 !== null && posted.leg !== "" && posted.leg === current2.leg && earlierOfJob(posted, current2) && sameRunner(posted, current2);
+}
+function unknownLegAttempt(posted, current2) {
+  return posted !== null && current2 !== null && posted.leg === "" && earlierOfJob(posted, current2) && sameRunner(posted, current2);
+}
+function earlierOfJob(posted, current2) {
+  return posted.runId === current2.runId && posted.job === current2.job && posted.attempt < current2.attempt;
+}
+function sameRunner(posted, current2) {
+  const same3 = (a, b) => a === "" || b === "" || a === b;
+  return same3(posted.os, current2.os) && same3(posted.jobName, current2.jobName);
 }
 
 // src/github/check-run.ts
@@ -65236,6 +57464,28 @@ async function yieldCheckRun(octokit, { owner, repo }, id, output) {
     return null;
   } catch (error2) {
     return toReportingFailure(error2, `mark the check run ${id} neutral`, PERMISSION2);
+  }
+}
+
+// src/github/attempt-posts.ts
+var PER_PAGE3 = 100;
+async function postsOfAttempt(octokit, { owner, repo }, query, of) {
+  try {
+    const { data } = await octokit.rest.checks.listForRef({
+      owner,
+      repo,
+      ref: query.sha,
+      check_name: query.name,
+      filter: "all",
+      per_page: PER_PAGE3
+    });
+    if (data.total_count > data.check_runs.length) return null;
+    return data.check_runs.filter((run2) => {
+      const posted = parseOrigin(run2.external_id);
+      return run2.name === query.name && posted !== null && posted.runId === of.runId && posted.job === of.job && posted.attempt === of.attempt;
+    }).length;
+  } catch {
+    return null;
   }
 }
 
@@ -65500,6 +57750,32 @@ async function tokenAuthor(octokit) {
   };
 }
 
+// src/github/job-name.ts
+var MAX_PAGES = 5;
+async function jobName(octokit, { owner, repo }, env) {
+  const runner = env.RUNNER_NAME ?? "";
+  const runId = Number(env.GITHUB_RUN_ID);
+  const attempt = Number(env.GITHUB_RUN_ATTEMPT);
+  if (runner === "" || !Number.isSafeInteger(runId) || !Number.isSafeInteger(attempt)) return "";
+  if (runId < 1 || attempt < 1) return "";
+  try {
+    const mine = [];
+    let pages = 0;
+    for await (const { data } of octokit.paginate.iterator(
+      octokit.rest.actions.listJobsForWorkflowRunAttempt,
+      { owner, repo, run_id: runId, attempt_number: attempt, per_page: 100 }
+    )) {
+      for (const job of data) {
+        if (job.runner_name === runner && job.status === "in_progress") mine.push(job.name);
+      }
+      if (++pages >= MAX_PAGES) break;
+    }
+    return mine.length === 1 ? mine[0] ?? "" : "";
+  } catch {
+    return "";
+  }
+}
+
 // src/action/check-run-target.ts
 import { dirname as dirname19 } from "node:path";
 
@@ -65691,15 +57967,15 @@ function mergeNote(context3, pr, checkedOut, parents) {
   };
 }
 function gitParents(dir) {
-  return (sha) => new Promise((resolve29) => {
+  return (sha) => new Promise((resolve30) => {
     execFile(
       "git",
       ["cat-file", "commit", sha],
       { cwd: dir, timeout: 5e3, windowsHide: true, maxBuffer: 1024 * 1024 },
       (error2, stdout) => {
-        if (error2) return resolve29(null);
+        if (error2) return resolve30(null);
         const header2 = stdout.split("\n\n", 1)[0] ?? "";
-        resolve29([...header2.matchAll(/^parent ([0-9a-f]{40,64})$/gm)].map((m) => m[1] ?? ""));
+        resolve30([...header2.matchAll(/^parent ([0-9a-f]{40,64})$/gm)].map((m) => m[1] ?? ""));
       }
     );
   });
@@ -65713,7 +57989,7 @@ function same2(a, b) {
 
 // src/action/run-evals.ts
 import { readFile as readFile5 } from "node:fs/promises";
-import { dirname as dirname18, isAbsolute as isAbsolute6, relative as relative7, resolve as resolve27, sep as sep7 } from "node:path";
+import { dirname as dirname18, isAbsolute as isAbsolute6, relative as relative7, resolve as resolve28, sep as sep7 } from "node:path";
 
 // src/plan/shard.ts
 init_shown_value();
@@ -66498,7 +58774,7 @@ function isFolder(path) {
 // src/pipeline/run.ts
 init_artifact();
 init_spool();
-import { resolve as resolve26 } from "node:path";
+import { resolve as resolve27 } from "node:path";
 
 // src/report/file-reports.ts
 init_write_file_atomic();
@@ -66512,14 +58788,14 @@ init_evaluation_reason();
 import { posix as posix2 } from "node:path";
 
 // src/report/junit-gone-suites.ts
-function goneSuitesXml(missing, escape2) {
+function goneSuitesXml(missing, escape) {
   return missing.map(({ suite, text: text2 }) => {
-    const name = escape2.attribute(suite);
-    const message = escape2.attribute(text2);
+    const name = escape.attribute(suite);
+    const message = escape.attribute(text2);
     return [
       `  <testsuite name="${name}" tests="1" failures="1" errors="0" skipped="0" time="0.000">`,
       `    <testcase name="(gone)" classname="${name}" time="0.000">`,
-      `      <failure message="${message}" type="gate">${escape2.text(text2)}</failure>`,
+      `      <failure message="${message}" type="gate">${escape.text(text2)}</failure>`,
       "    </testcase>",
       "  </testsuite>",
       ""
@@ -66998,7 +59274,6 @@ init_usage();
 init_text_table();
 init_labels();
 init_case_lines();
-init_reason_cut();
 init_case_text();
 init_grid_matrix();
 
@@ -67374,7 +59649,7 @@ function renderWrong(run2, listing, paint, width) {
     lines2.push("", `${INDENT}errors (identical ones counted once):`);
     for (const error2 of errors.slice(0, MAX_LISTED_CASES)) {
       const line = countedLine({ message: tallyGist(error2.message), count: error2.count });
-      lines2.push(`${INDENT}${INDENT}${cutReason(printable(line), width - 4)}`);
+      lines2.push(...wrappedReason(printable(line), `${INDENT}${INDENT}`, width));
     }
     if (errors.length > MAX_LISTED_CASES) {
       lines2.push(
@@ -67750,7 +60025,7 @@ init_did_you_mean();
 init_reserved_ids();
 
 // src/config/schema-check.ts
-var import_ajv2 = __toESM(require_ajv(), 1);
+init_ajv_module_bundled();
 
 // src/config/option-schema-ajv.ts
 var OPTION_SCHEMA_AJV = {
@@ -75246,7 +67521,8 @@ function checkOptionsSchema(optionsSchema, options2) {
     if (precompiled) {
       validate2 = precompiled.validate;
     } else {
-      optionsAjv ??= new import_ajv2.Ajv({ ...OPTION_SCHEMA_AJV, validateSchema: false });
+      const { Ajv: AjvClass } = ajvClasses();
+      optionsAjv ??= new AjvClass({ ...OPTION_SCHEMA_AJV, validateSchema: false });
       validate2 = optionsAjv.compile(optionsSchema);
     }
     optionValidators2.set(optionsSchema, validate2);
@@ -76553,6 +68829,56 @@ function checkJudgeSettings(judge, path, add2) {
   }
 }
 
+// src/config/removed-rule.ts
+init_grid_value_text();
+init_is_record();
+function checkRemovedSuites(removed, suiteIds, context3, add2) {
+  if (!Array.isArray(removed)) return;
+  removed.forEach((id, index) => {
+    if (typeof id !== "string") return;
+    const at = suiteIds.get(id);
+    if (at === void 0) return;
+    add2(
+      "removed-suites.in-config",
+      ["removedSuites", index],
+      `expected the id of a suite this config no longer has, found ${JSON.stringify(id)}, a suite of this config (${place2(["suites", at, "id"], context3)}): list the id the suite had in the baseline (a renamed suite's old id), or drop the entry`
+    );
+  });
+}
+function checkRemovedEvaluators(removed, path, evaluators, context3, add2) {
+  if (!Array.isArray(removed)) return;
+  removed.forEach((id, index) => {
+    if (typeof id !== "string") return;
+    const at = evaluators.get(id);
+    if (at === void 0) return;
+    add2(
+      "removed-evaluators.in-config",
+      [...path, index],
+      `expected the id of an evaluator this suite no longer has, found ${JSON.stringify(id)}, an evaluator of this suite (${place2(at, context3)}): list the id the evaluator had in the baseline (a renamed evaluator's old id), or drop the entry`
+    );
+  });
+}
+function checkRemovedGridValues(removed, path, grid, gridPath, context3, add2) {
+  if (!isRecord(removed) || !isRecord(grid)) return;
+  for (const [key, values] of Object.entries(removed)) {
+    const current2 = grid[key];
+    if (!Array.isArray(values) || !Array.isArray(current2)) continue;
+    const texts = current2.map((value) => gridValueText(value));
+    values.forEach((value, index) => {
+      const at = texts.indexOf(gridValueText(value));
+      if (at === -1) return;
+      add2(
+        "removed-grid-values.in-config",
+        [...path, key, index],
+        `expected a value of ${key} this suite's grid no longer has, found ${JSON.stringify(value)}, a value of its grid (${place2([...gridPath, key, at], context3)}): list the value ${key} had in the baseline (a renamed value's old spelling), or drop the entry`
+      );
+    });
+  }
+}
+function place2(path, context3) {
+  return `${formatConfigPath(path)} at line ${context3.locate(path).line}`;
+}
+
 // src/config/rules.ts
 function defaultEvaluatorId(use) {
   if (!isModuleSpec(use)) return use;
@@ -76596,19 +68922,6 @@ function checkRules(data, context3) {
   });
   checkRemovedSuites(data.removedSuites, suiteIds, context3, add2);
   return problems;
-}
-function checkRemovedSuites(removed, suiteIds, context3, add2) {
-  if (!Array.isArray(removed)) return;
-  removed.forEach((id, index) => {
-    if (typeof id !== "string") return;
-    const at = suiteIds.get(id);
-    if (at === void 0) return;
-    add2(
-      "removed-suites.in-config",
-      ["removedSuites", index],
-      `expected the id of a suite this config no longer has, found ${JSON.stringify(id)}, a suite of this config (${describePlace(["suites", at, "id"], context3)}): list the id the suite had in the baseline (a renamed suite's old id), or drop the entry`
-    );
-  });
 }
 function checkSuite(suite, path, context3, add2) {
   checkTimeout(suite.timeout, [...path, "timeout"], add2);
@@ -76692,7 +69005,29 @@ function checkSuite(suite, path, context3, add2) {
       );
     }
   });
-  if (isRecord(suite.gate)) checkGate(suite.gate, [...path, "gate"], facts, add2);
+  if (isRecord(suite.gate)) {
+    const gatePath = [...path, "gate"];
+    checkGate(suite.gate, gatePath, facts, add2);
+    const written = new Map(
+      [...ids].map(([id, index]) => {
+        const evaluator = evaluators[index];
+        const key = isRecord(evaluator) && typeof evaluator.id === "string" ? "id" : "use";
+        return [id, [...path, "evaluators", index, key]];
+      })
+    );
+    const removedPath = [...gatePath, "removedEvaluators"];
+    checkRemovedEvaluators(suite.gate.removedEvaluators, removedPath, written, context3, add2);
+    const valuesPath = [...gatePath, "removedGridValues"];
+    const { removedGridValues } = suite.gate;
+    checkRemovedGridValues(
+      removedGridValues,
+      valuesPath,
+      suite.grid,
+      [...path, "grid"],
+      context3,
+      add2
+    );
+  }
 }
 function checkEvaluator(evaluator, path, context3, add2) {
   checkTimeout(evaluator.timeout, [...path, "timeout"], add2);
@@ -76910,11 +69245,11 @@ function escapedTemplateWarnings(data, path = []) {
   const warnings = [];
   for (const [valuePath, text2] of strings(data, path)) {
     if (valuePath.at(-1) === "pattern") continue;
-    const escape2 = escapedTemplates(text2).find(
+    const escape = escapedTemplates(text2).find(
       ({ index, backslashes }) => backslashes === 1 && PATH_TEXT.test(text2[index - 2] ?? "")
     );
-    if (escape2 === void 0) continue;
-    const written = `{{ ${escape2.expression} }}`;
+    if (escape === void 0) continue;
+    const written = `{{ ${escape.expression} }}`;
     warnings.push({
       code: "template.escaped",
       path: valuePath,
@@ -77409,7 +69744,7 @@ function gridSecretClashes(config, scrubber) {
 init_config_hash_parts();
 import { existsSync as existsSync6, statSync as statSync3 } from "node:fs";
 import { hash as hash2 } from "node:crypto";
-import { dirname as dirname7, join as join12, relative as relative2, sep as sep3 } from "node:path";
+import { dirname as dirname7, join as join11, relative as relative2, sep as sep3 } from "node:path";
 init_overrides();
 init_canonical_json();
 
@@ -77428,10 +69763,10 @@ function expandGrid(grid) {
 
 // src/shared/checkout-root.ts
 import { existsSync as existsSync5 } from "node:fs";
-import { dirname as dirname6, join as join10, resolve as resolve8 } from "node:path";
+import { dirname as dirname6, join as join9, resolve as resolve8 } from "node:path";
 function checkoutRoot(dir) {
   for (let current2 = resolve8(dir), depth2 = 0; depth2 < 64; depth2++) {
-    if (existsSync5(join10(current2, ".git"))) return current2;
+    if (existsSync5(join9(current2, ".git"))) return current2;
     const parent = dirname6(current2);
     if (parent === current2) break;
     current2 = parent;
@@ -77503,8 +69838,8 @@ function atPoint(text2, params) {
 
 // src/pipeline/module-graph-hash.ts
 init_regular_file();
-import { createRequire as createRequire2 } from "node:module";
-import { join as join11, resolve as resolve10, sep as sep2 } from "node:path";
+import { createRequire as createRequire3 } from "node:module";
+import { join as join10, resolve as resolve10, sep as sep2 } from "node:path";
 import { pathToFileURL } from "node:url";
 async function moduleGraph(modules, dir, searchFrom) {
   if (!modules.some(mayImportLocalFile)) return { files: [...modules] };
@@ -77535,7 +69870,7 @@ async function esbuildModuleGraph(modules, dir, searchFrom) {
       platform: "node",
       format: "esm",
       // Never written (`write: false`); esbuild needs a folder to name its outputs for.
-      outdir: join11(dir, ".evalgate-module-graph"),
+      outdir: join10(dir, ".evalgate-module-graph"),
       logLevel: "silent",
       plugins: [BARE_SPECIFIERS_EXTERNAL]
     });
@@ -77574,14 +69909,14 @@ async function importEsbuild(searchFrom) {
 }
 function resolveFrom(dir, specifier) {
   try {
-    return createRequire2(join11(dir, "package.json")).resolve(specifier);
+    return createRequire3(join10(dir, "package.json")).resolve(specifier);
   } catch {
     return void 0;
   }
 }
 function resolveThroughTsx(dir) {
   const tsx = resolveFrom(dir, "tsx/package.json");
-  return tsx === void 0 ? void 0 : resolveFrom(join11(tsx, ".."), "esbuild");
+  return tsx === void 0 ? void 0 : resolveFrom(join10(tsx, ".."), "esbuild");
 }
 
 // src/pipeline/config-files-hash.ts
@@ -77590,13 +69925,13 @@ async function withCoveredFiles(config, searchFrom) {
   const modules = /* @__PURE__ */ new Set();
   const scripts = /* @__PURE__ */ new Set();
   const root3 = projectRoot(config.dir);
-  const store = join12(config.dir, OVERRIDES_FILE);
+  const store = join11(config.dir, OVERRIDES_FILE);
   const judges = /* @__PURE__ */ new Map();
   let wholeStore = false;
   for (const suite of config.suites) {
     const points3 = expandGrid(suite.grid);
     for (const ref of promptFileRefs(suite.target, points3)) {
-      promptFiles2.push([ref.file, join12(config.dir, ref.file)]);
+      promptFiles2.push([ref.file, join11(config.dir, ref.file)]);
     }
     for (const evaluator of suite.evaluators) {
       const count = overridesShown(evaluator);
@@ -77782,13 +70117,13 @@ function defineBuiltin(spec) {
     },
     create(options2, context3) {
       const { id } = context3;
-      const resolve29 = optionResolver(options2);
+      const resolve30 = optionResolver(options2);
       const prepared = prepare ? prepare(options2, context3) : void 0;
       const cut2 = scrubbedCut(context3.scrub);
       return {
         id,
         ...spec.defaultThreshold ? { threshold: spec.defaultThreshold } : {},
-        evaluateTestCase: (args) => score2(resolve29(args), args, prepared, cut2)
+        evaluateTestCase: (args) => score2(resolve30(args), args, prepared, cut2)
       };
     }
   };
@@ -78773,7 +71108,7 @@ init_is_record();
 init_json_syntax();
 init_own_key();
 init_regular_file();
-import { createHash as createHash7 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 var MAX_BASELINES_BYTES = 1024 * 2 ** 20;
 var BASELINES_VERSION = 1;
 var SAFE_SEGMENT = /^[A-Za-z0-9][\w.-]*$/;
@@ -78782,7 +71117,7 @@ function defaultBaselinePath(owner) {
   return `battles/${owner.suite}/${owner.evaluator}.json`;
 }
 function baselineCaseKey(testCase, params) {
-  return createHash7("sha256").update(canonicalJson({ case: testCase, params })).digest("hex");
+  return createHash6("sha256").update(canonicalJson({ case: testCase, params })).digest("hex");
 }
 function recordableValue(value) {
   let text2;
@@ -80118,9 +72453,7 @@ var toxicity = safetyJudge({
 });
 
 // src/evaluators/json-schema.ts
-var import_ajv3 = __toESM(require_ajv(), 1);
-var import__ = __toESM(require__(), 1);
-var import__2 = __toESM(require__2(), 1);
+init_ajv_module_bundled();
 init_errors();
 init_json_syntax();
 init_templates();
@@ -80204,7 +72537,8 @@ function dialectOf(schema) {
   return "draft-07";
 }
 function newAjv(dialect) {
-  const ajv2 = dialect === "2020-12" ? new import__2.Ajv2020(AJV_OPTIONS) : dialect === "2019-09" ? new import__.Ajv2019(AJV_OPTIONS) : new import_ajv3.Ajv(AJV_OPTIONS);
+  const { Ajv, Ajv2019, Ajv2020 } = ajvClasses();
+  const ajv2 = dialect === "2020-12" ? new Ajv2020(AJV_OPTIONS) : dialect === "2019-09" ? new Ajv2019(AJV_OPTIONS) : new Ajv(AJV_OPTIONS);
   for (const keyword of ANNOTATION_KEYWORDS) ajv2.addKeyword(keyword);
   return ajv2;
 }
@@ -80579,8 +72913,8 @@ import { pathToFileURL as pathToFileURL3 } from "node:url";
 
 // src/bind/modules/exports.ts
 init_is_record();
-import { readFile as readFile4 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname8, extname, join as join13 } from "node:path";
+import { readFile as readFile3 } from "node:fs/promises";
+import { basename as basename3, dirname as dirname8, extname, join as join12 } from "node:path";
 var MODULE_EXPORTS = "module.exports";
 function findExport(mod, name) {
   const ns = mod.namespace;
@@ -80614,7 +72948,7 @@ async function isCommonJsFile(file) {
   let dir = dirname8(file);
   for (; ; ) {
     if (basename3(dir) === "node_modules") return true;
-    const type = await packageType(join13(dir, "package.json"));
+    const type = await packageType(join12(dir, "package.json"));
     if (type !== void 0) return type !== "module";
     const parent = dirname8(dir);
     if (parent === dir) return true;
@@ -80624,7 +72958,7 @@ async function isCommonJsFile(file) {
 async function packageType(file) {
   let text2;
   try {
-    text2 = await readFile4(file, "utf8");
+    text2 = await readFile3(file, "utf8");
   } catch {
     return void 0;
   }
@@ -80829,7 +73163,7 @@ function firstLine2(text2) {
 // src/bind/modules/nearby-file.ts
 init_edit_distance();
 import { readdir as readdir2 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname9, extname as extname2, join as join14 } from "node:path";
+import { basename as basename4, dirname as dirname9, extname as extname2, join as join13 } from "node:path";
 var MODULE_EXTENSIONS2 = [".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx"];
 async function suggestSibling(file) {
   const dir = dirname9(file);
@@ -80838,7 +73172,7 @@ async function suggestSibling(file) {
   const wanted = basename4(file);
   const stem = stripModuleExtension(wanted);
   const sameStem = candidates.filter((name) => stripModuleExtension(name) === stem).sort((a, b) => extensionRank(a) - extensionRank(b));
-  if (sameStem[0] !== void 0) return join14(dir, sameStem[0]);
+  if (sameStem[0] !== void 0) return join13(dir, sameStem[0]);
   const limit = Math.max(1, Math.min(3, Math.floor(wanted.length / 4)));
   let best2;
   for (const name of candidates.sort()) {
@@ -80847,12 +73181,12 @@ async function suggestSibling(file) {
       best2 = { name, distance };
     }
   }
-  return best2 && join14(dir, best2.name);
+  return best2 && join13(dir, best2.name);
 }
 async function suggestIndexFile(dir) {
   const files = await moduleFilesIn(dir);
   const index = files.filter((name) => stripModuleExtension(name) === "index").sort((a, b) => extensionRank(a) - extensionRank(b));
-  return index[0] && join14(dir, index[0]);
+  return index[0] && join13(dir, index[0]);
 }
 async function moduleFilesIn(dir) {
   try {
@@ -80871,8 +73205,8 @@ function stripModuleExtension(name) {
 
 // src/bind/modules/typescript-loader.ts
 import { readFileSync as readFileSync4 } from "node:fs";
-import { createRequire as createRequire3 } from "node:module";
-import { dirname as dirname10, join as join15 } from "node:path";
+import { createRequire as createRequire4 } from "node:module";
+import { dirname as dirname10, join as join14 } from "node:path";
 import { pathToFileURL as pathToFileURL2 } from "node:url";
 var loaders = 0;
 var TsxMissingError = class extends Error {
@@ -80888,7 +73222,7 @@ async function importTsx(searchFrom) {
   for (const dir of searchFrom) {
     const root3 = tsxRoot(dir);
     if (root3 === null) continue;
-    const entry = (subpath) => pathToFileURL2(join15(root3, importEntry(root3, subpath))).href;
+    const entry = (subpath) => pathToFileURL2(join14(root3, importEntry(root3, subpath))).href;
     return Promise.all([
       import(entry("./esm/api")),
       import(entry("./cjs/api"))
@@ -80904,13 +73238,13 @@ async function importTsx(searchFrom) {
 }
 function tsxRoot(dir) {
   try {
-    return dirname10(createRequire3(join15(dir, "package.json")).resolve("tsx/package.json"));
+    return dirname10(createRequire4(join14(dir, "package.json")).resolve("tsx/package.json"));
   } catch {
     return null;
   }
 }
 function importEntry(root3, subpath) {
-  const pkg = JSON.parse(readFileSync4(join15(root3, "package.json"), "utf8"));
+  const pkg = JSON.parse(readFileSync4(join14(root3, "package.json"), "utf8"));
   const target = pkg.exports?.[subpath]?.import;
   const file = typeof target === "string" ? target : target?.default;
   if (file === void 0) throw new TsxMissingError([root3]);
@@ -81064,12 +73398,12 @@ function createHostLimiter(perHost) {
 
 // src/judge/abortable-sleep.ts
 function timerSleep(ms, signal) {
-  return new Promise((resolve29) => {
-    if (signal?.aborted) return resolve29();
+  return new Promise((resolve30) => {
+    if (signal?.aborted) return resolve30();
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", done);
-      resolve29();
+      resolve30();
     };
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
@@ -81077,10 +73411,10 @@ function timerSleep(ms, signal) {
 }
 function abortableSleep(sleep3, ms, signal) {
   if (signal === void 0) return sleep3(ms);
-  return new Promise((resolve29) => {
+  return new Promise((resolve30) => {
     const done = () => {
       signal.removeEventListener("abort", done);
-      resolve29();
+      resolve30();
     };
     signal.addEventListener("abort", done, { once: true });
     sleep3(ms, signal).then(done, done);
@@ -81182,8 +73516,8 @@ function valueProblems(options2) {
 }
 function checkClientOptions(options2) {
   const unknown = Object.keys(options2).filter((key) => !OPTIONS.includes(key)).map((key) => {
-    const meant = Object.hasOwn(MEANT, key) ? MEANT[key] : OPTIONS.find((option) => option.toLowerCase() === key.toLowerCase());
-    return meant !== void 0 ? `unknown option ${key}: did you mean ${meant}?` : `unknown option ${key} (the options are ${OPTIONS.join(", ")})`;
+    const meant2 = Object.hasOwn(MEANT, key) ? MEANT[key] : OPTIONS.find((option) => option.toLowerCase() === key.toLowerCase());
+    return meant2 !== void 0 ? `unknown option ${key}: did you mean ${meant2}?` : `unknown option ${key} (the options are ${OPTIONS.join(", ")})`;
   });
   const problems = [...unknown, ...valueProblems(options2)];
   if (problems.length === 0) return;
@@ -81194,8 +73528,68 @@ function checkClientOptions(options2) {
   );
 }
 
+// src/judge/cache.ts
+init_canonical_json();
+import { createHash as createHash7, randomBytes as randomBytes3 } from "node:crypto";
+import { mkdir as mkdir3, readFile as readFile4, rename as rename3, rm as rm3, writeFile as writeFile3 } from "node:fs/promises";
+import { join as join15 } from "node:path";
+var CACHE_FORMAT = 1;
+function cacheKey(input) {
+  const { baseUrl: baseUrl2, model, body, headers, trial } = input;
+  const identity = {
+    baseUrl: baseUrl2,
+    model,
+    body,
+    ...headers !== void 0 && headers.length > 0 ? { headers } : {},
+    ...trial !== void 0 && trial > 1 ? { trial } : {}
+  };
+  return createHash7("sha256").update(canonicalJson(identity)).digest("hex");
+}
+function createFileCache(dir, onUnwritable) {
+  const pathOf = (key) => join15(dir, key.slice(0, 2), `${key}.json`);
+  return {
+    async get(key) {
+      let text2;
+      try {
+        text2 = await readFile4(pathOf(key), "utf8");
+      } catch {
+        return void 0;
+      }
+      try {
+        const entry = JSON.parse(text2);
+        if (typeof entry === "object" && entry !== null && entry.format === CACHE_FORMAT && entry.key === key && "value" in entry) {
+          const { latencyMs } = entry;
+          const timed = typeof latencyMs === "number" && Number.isFinite(latencyMs) && latencyMs >= 0;
+          return { value: entry.value, ...timed ? { latencyMs } : {} };
+        }
+      } catch {
+      }
+      return void 0;
+    },
+    async set(key, value, latencyMs) {
+      const file = pathOf(key);
+      const temp = `${file}.${process.pid}.${randomBytes3(6).toString("hex")}.tmp`;
+      try {
+        await mkdir3(join15(dir, key.slice(0, 2)), { recursive: true });
+        await writeFile3(
+          temp,
+          `${JSON.stringify({ format: CACHE_FORMAT, key, value, ...latencyMs !== void 0 ? { latencyMs } : {} })}
+`
+        );
+        await rename3(temp, file);
+      } catch (error2) {
+        await rm3(temp, { force: true }).catch(() => void 0);
+        const reason = error2.code ?? error2.message;
+        onUnwritable?.(
+          `cannot write the response cache in ${dir} (${reason}): model calls are not cached`
+        );
+      }
+    }
+  };
+}
+
 // src/judge/client.ts
-init_cache();
+init_trial_scope();
 
 // src/judge/forced-call.ts
 init_is_record();
@@ -81962,8 +74356,9 @@ function createJudgeClient(options2 = {}) {
     const scrubber = scrubberOfCall();
     const scrub = scrubber.text;
     const url = endpoint2(baseUrl2, path);
-    const trial = callOptions.trial ?? currentTrial();
-    const key = cache === void 0 ? void 0 : cacheKey({
+    const scoped = callOptions.trial ?? currentTrial();
+    const trial = scoped === UNKNOWN_TRIAL ? void 0 : scoped;
+    const key = cache === void 0 || scoped === UNKNOWN_TRIAL ? void 0 : cacheKey({
       baseUrl: baseUrl2,
       model,
       body,
@@ -82797,6 +75192,7 @@ function withNote(output, note) {
 
 // src/targets/command.ts
 init_secrets();
+init_shell_word();
 var KILL_GRACE_MS = 500;
 var HELD_PIPES_MS = KILL_GRACE_MS + 500;
 var asIs = (text2) => text2;
@@ -82888,7 +75284,11 @@ function createCommandTarget(config, setup) {
           scrubber
         });
         const output = outcome(ran, config, scrub);
-        return config.output === "json" && output.error === void 0 ? withNote(output, noteRounded(ran.stdout)) : output;
+        const sent = scrub(command.value.map(shellWord).join(" "));
+        return {
+          ...config.output === "json" && output.error === void 0 ? withNote(output, noteRounded(ran.stdout)) : output,
+          sent
+        };
       }
     }
   };
@@ -83014,6 +75414,9 @@ function noteStderr(reason, program, stderr) {
   reason.note(lines2 === "" ? `running ${program}` : `running ${program}; stderr:
 ${lines2}`);
 }
+
+// src/targets/registry.ts
+init_secrets();
 
 // src/targets/function.ts
 init_call();
@@ -83149,7 +75552,7 @@ function answerOutput(text2, contentType, path, scrub, answeredAs) {
       const parent = i === 0 ? "the answer" : walked.slice(0, walked.length - stepText(key, i));
       return {
         output: json,
-        error: `${answeredAs}, but the answer has no ${walked} (output: ${path.text}; ${parent} is ${shapeOf(current2, scrub)}): ${excerptOf(scrub(text2))}`
+        error: `${answeredAs}, but the answer has no ${walked} (output: ${path.text}; ${parent} is ${shapeOf2(current2, scrub)}): ${excerptOf(scrub(text2))}`
       };
     }
     current2 = next;
@@ -83165,17 +75568,17 @@ function answerOutput(text2, contentType, path, scrub, answeredAs) {
 function stepText(key, i) {
   return /^\d+$/.test(key) && i > 0 ? key.length + 2 : i > 0 ? key.length + 1 : key.length;
 }
-var KEYS_NAMED = 8;
-var KEY_CHARS = 40;
-function shapeOf(value, scrub) {
+var KEYS_NAMED2 = 8;
+var KEY_CHARS2 = 40;
+function shapeOf2(value, scrub) {
   if (Array.isArray(value)) return `a list of ${value.length} item${value.length === 1 ? "" : "s"}`;
   if (value === null) return "null";
   if (typeof value !== "object") return `a ${typeof value}`;
   const keys = Object.keys(value);
   if (keys.length === 0) return "an empty object";
-  const named2 = keys.slice(0, KEYS_NAMED).map((key) => {
+  const named2 = keys.slice(0, KEYS_NAMED2).map((key) => {
     const shown3 = oneLine(scrub(key));
-    return JSON.stringify(shown3.length > KEY_CHARS ? `${shown3.slice(0, KEY_CHARS)}\u2026` : shown3);
+    return JSON.stringify(shown3.length > KEY_CHARS2 ? `${shown3.slice(0, KEY_CHARS2)}\u2026` : shown3);
   });
   const more = keys.length - named2.length;
   const list2 = `${named2.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
@@ -83272,9 +75675,16 @@ function createHttpTarget(config, setup) {
           headers: sent,
           ...payload !== void 0 ? { body: payload } : {}
         };
+        const said = {
+          sent: scrub(
+            `${config.method} ${target.value}${payload === void 0 ? "" : `
+
+${payload}`}`
+          )
+        };
         const server = new URL(target.value).origin;
         const refused = setup.breaker?.refused(server);
-        if (refused !== void 0) return { output: null, error: refused.message };
+        if (refused !== void 0) return { output: null, error: refused.message, ...said };
         const answered = await withRetries(
           () => requestAttempt(request2, args.signal, {
             fetch: fetchFn,
@@ -83299,6 +75709,7 @@ function createHttpTarget(config, setup) {
           const excerpt = error2.raw === void 0 || error2.raw === "" ? "" : `: ${excerptOf(error2.raw)}`;
           return {
             output: null,
+            ...said,
             error: (
               // A refused redirect (3xx) says where it led in its own message, and an error
               // answer whose body broke off (no `raw`) says so in its own.
@@ -83310,6 +75721,7 @@ function createHttpTarget(config, setup) {
         if (notUtf8 === true) {
           return {
             output: text2,
+            ...said,
             error: notUtf8Message(config.method, scrub(target.value), status, contentType)
           };
         }
@@ -83317,7 +75729,7 @@ function createHttpTarget(config, setup) {
         const answer = answerOutput(text2, contentType, path, scrub, answeredAs);
         const output2 = config.allowEmptyOutput === true ? answer : refuseEmpty(answer, answeredAs, path);
         const json = typeof output2.output === "object" || typeof output2.output === "number";
-        return json ? withNote(output2, noteRounded(text2)) : output2;
+        return { ...json ? withNote(output2, noteRounded(text2)) : output2, ...said };
       }
     }
   };
@@ -83387,7 +75799,7 @@ function isHttpUrl(text2) {
 }
 
 // src/targets/model.ts
-var import_ajv4 = __toESM(require_ajv(), 1);
+init_ajv_module_bundled();
 init_usage();
 import { resolve as resolve15 } from "node:path";
 init_json_syntax();
@@ -83468,7 +75880,8 @@ async function createModelTarget(config, setup) {
   let validate2;
   if (typeof schema === "object") {
     try {
-      validate2 = new import_ajv4.Ajv({ allErrors: false, strict: false }).compile(schema.schema);
+      const { Ajv } = ajvClasses();
+      validate2 = new Ajv({ allErrors: false, strict: false }).compile(schema.schema);
     } catch (error2) {
       issues.push({
         ...setup.issueAt("target", "responseFormat"),
@@ -83498,34 +75911,45 @@ async function createModelTarget(config, setup) {
       async call(args) {
         const request2 = chatRequest(config, model.render(args), messages, args);
         if (!request2.ok) return { output: null, error: request2.error };
-        const result = await client2.chat(request2.value, {
-          signal: args.signal,
-          ...args.trial !== void 0 ? { trial: args.trial } : {}
-        });
-        const usage = callUsage(result, request2.value.model, prices);
-        if (!result.ok) {
-          return {
-            output: null,
-            ...hasUsage(usage) ? { usage } : {},
-            error: result.error.message
-          };
-        }
-        const timed = result.recordedLatencyMs !== void 0 ? { durationMs: result.recordedLatencyMs } : {};
-        const reply = replyText(result.message);
-        if (!reply.ok) return { output: null, usage, error: reply.error, ...timed };
-        if (config.responseFormat === "text") {
-          if (reply.text.trim() === "" && config.allowEmptyOutput !== true) {
-            const why2 = result.message.finishReason;
-            const error2 = `the model's reply is empty (content: ${reply.text === "" ? '""' : "only white space"}${why2 === void 0 ? "" : `, finish_reason: ${why2}`}): no output to score (allowEmptyOutput: true on the target scores it as it is)`;
-            return { output: reply.text, usage, error: error2, ...timed };
-          }
-          return { output: textOutput(reply.text), usage, ...timed };
-        }
-        const note = noteRounded(reply.text);
-        return withNote({ ...parsedReply(reply.text, validate2), usage, ...timed }, note);
+        return { ...await answer(request2.value, args), sent: sentText2(request2.value) };
       }
     }
   };
+  async function answer(request2, args) {
+    const result = await client2.chat(request2, {
+      signal: args.signal,
+      ...args.trial !== void 0 ? { trial: args.trial } : {}
+    });
+    const usage = callUsage(result, request2.model, prices);
+    if (!result.ok) {
+      return {
+        output: null,
+        ...hasUsage(usage) ? { usage } : {},
+        error: result.error.message
+      };
+    }
+    const timed = result.recordedLatencyMs !== void 0 ? { durationMs: result.recordedLatencyMs } : {};
+    const reply = replyText(result.message);
+    if (!reply.ok) return { output: null, usage, error: reply.error, ...timed };
+    if (config.responseFormat === "text") {
+      if (reply.text.trim() === "" && config.allowEmptyOutput !== true) {
+        const why2 = result.message.finishReason;
+        const error2 = `the model's reply is empty (content: ${reply.text === "" ? '""' : "only white space"}${why2 === void 0 ? "" : `, finish_reason: ${why2}`}): no output to score (allowEmptyOutput: true on the target scores it as it is)`;
+        return { output: reply.text, usage, error: error2, ...timed };
+      }
+      return { output: textOutput(reply.text), usage, ...timed };
+    }
+    const note = noteRounded(reply.text);
+    return withNote({ ...parsedReply(reply.text, validate2), usage, ...timed }, note);
+  }
+}
+function sentText2(request2) {
+  const messages = request2.messages.map((message) => {
+    const content = typeof message.content === "string" ? message.content : JSON.stringify(message.content);
+    return `[${message.role}]
+${content}`;
+  });
+  return [`model: ${request2.model}`, ...messages].join("\n\n");
 }
 async function promptText(source, setup) {
   if ("text" in source) {
@@ -83706,8 +76130,8 @@ var WorkerPool = class {
     if (signal === void 0) return loaded2;
     let onAbort = () => {
     };
-    const aborted = new Promise((resolve29) => {
-      onAbort = () => resolve29(INTERRUPTED3);
+    const aborted = new Promise((resolve30) => {
+      onAbort = () => resolve30(INTERRUPTED3);
       signal.addEventListener("abort", onAbort, { once: true });
     });
     try {
@@ -83731,8 +76155,8 @@ var WorkerPool = class {
       this.#promised++;
       return void 0;
     }
-    return new Promise((resolve29) => {
-      this.#readyWaiters.push(resolve29);
+    return new Promise((resolve30) => {
+      this.#readyWaiters.push(resolve30);
       if (this.#threads.size < this.#setup.size) this.#spawn();
     });
   }
@@ -83751,7 +76175,7 @@ var WorkerPool = class {
       testCase: args.testCase,
       params: args.params
     };
-    return new Promise((resolve29, reject) => {
+    return new Promise((resolve30, reject) => {
       let thread = null;
       const done = () => signal.removeEventListener("abort", onAbort);
       const waiter = {
@@ -83761,7 +76185,7 @@ var WorkerPool = class {
             id: request2.id,
             resolve: (output) => {
               done();
-              resolve29(output);
+              resolve30(output);
             },
             reject: (error2) => {
               done();
@@ -83843,7 +76267,7 @@ var WorkerPool = class {
     };
     const thread = {
       worker,
-      ready: new Promise((resolve29) => settleReady = resolve29),
+      ready: new Promise((resolve30) => settleReady = resolve30),
       loaded: false,
       call: null,
       stopping: false,
@@ -84017,7 +76441,13 @@ async function createWorkerFunctionTarget(config, context3) {
   const { dir } = context3.config;
   const started = await startWorkerTarget({
     entry,
-    start: { spec: config.module, dir, tsxSearchFrom: [dir, ...context3.tsxSearchFrom ?? []] },
+    start: {
+      spec: config.module,
+      dir,
+      tsxSearchFrom: [dir, ...context3.tsxSearchFrom ?? []],
+      // Its scrubber's values: the declared secrets too, which the thread's globals do not hold.
+      secrets: createScrubber(context3.secrets).values
+    },
     size: context3.checkOnly === true ? 1 : context3.suite.concurrency,
     description: describeTarget(config),
     ...context3.signal !== void 0 ? { signal: context3.signal } : {}
@@ -84707,10 +77137,22 @@ init_resume();
 init_tag_filter();
 function configTagIssues(config, suite, rows) {
   const tags = suite.testset.tags ?? [];
-  if (tags.length === 0) return [];
+  const withWhen = suite.evaluators.filter((evaluator) => evaluator.when !== void 0);
+  if (tags.length === 0 && withWhen.length === 0) return [];
   const known = tagsOf(rows);
   const at = suiteIssueAt(config, suite);
-  return tags.flatMap(
+  const whenIssues = withWhen.flatMap(
+    (evaluator) => (evaluator.when?.tags ?? []).flatMap(
+      (tag, i) => known.includes(tag) ? [] : [
+        {
+          ...at("evaluators", evaluator.index, "when", "tags", i),
+          code: "plan.unknown-tag",
+          message: `when: no row of the testset has the tag ${shownTag(tag)} (${tagHint(tag, known)}), so ${evaluator.id} would evaluate no row for it; tag the rows, or remove it`
+        }
+      ]
+    )
+  );
+  const testsetIssues = tags.flatMap(
     (tag, i) => known.includes(tag) ? [] : [
       {
         ...at("testset", "tags", i),
@@ -84719,6 +77161,7 @@ function configTagIssues(config, suite, rows) {
       }
     ]
   );
+  return [...testsetIssues, ...whenIssues];
 }
 
 // src/plan/plan.ts
@@ -84880,10 +77323,62 @@ function cliIssue(code, message) {
 }
 
 // src/pipeline/missing-fields.ts
-import { dirname as dirname13, join as join21, resolve as resolve18 } from "node:path";
+import { dirname as dirname13, join as join21, resolve as resolve19 } from "node:path";
 init_did_you_mean();
 init_regular_file();
 init_identity();
+
+// src/pipeline/unread-grid-keys.ts
+import { resolve as resolve18 } from "node:path";
+init_regular_file();
+init_templates();
+function unreadGridKeyIssues(config, suite, points3) {
+  const { target } = suite;
+  if (target.kind !== "model" && target.kind !== "http") return [];
+  if (suite.pass !== "all" && suite.pass !== "any") return [];
+  if (suite.evaluators.some((evaluator) => evaluator.kind === "module")) return [];
+  const keys = Object.keys(suite.grid);
+  if (keys.length === 0) return [];
+  const texts = [
+    ...targetTemplateStrings(target).map(([, text2]) => text2),
+    ...evaluatorTemplateStrings(suite).map(([, text2]) => text2)
+  ];
+  if (target.kind === "model") {
+    for (const { content } of target.messages) if ("file" in content) texts.push(content.file);
+    for (const ref of promptFileRefs(target, points3)) {
+      try {
+        const file = resolve18(config.dir, ref.file);
+        texts.push(readRegularFileSync(file, Number.MAX_SAFE_INTEGER).toString("utf8"));
+      } catch {
+        return [];
+      }
+    }
+  }
+  const read = paramsRead(texts);
+  if (read === "all") return [];
+  const at = suiteIssueAt(config, suite);
+  const where = target.kind === "model" ? "the model target's model, prompt or messages (or their files) nor in an evaluator's with: (a model target's temperature and other settings are not templates)" : "the http target's url, headers or body nor in an evaluator's with:";
+  return keys.filter((key) => !read.has(key)).map((key) => ({
+    ...at("grid", key),
+    code: "grid.unread-key",
+    message: `nothing reads this grid key: no {{ params.${key} }} in ${where}, so each of its ${suite.grid[key]?.length ?? 0} values would send the same requests; read it in a template, or remove it (to run each case several times, set trials:)`
+  }));
+}
+function paramsRead(texts) {
+  const read = /* @__PURE__ */ new Set();
+  for (const text2 of texts) {
+    for (const expression of templateExpressions(text2)) {
+      const path = parseTemplatePath(expression);
+      if ("error" in path || path.root !== "params") continue;
+      const key = path.keys[0];
+      if (key === void 0) return "all";
+      read.add(key);
+    }
+  }
+  return read;
+}
+
+// src/pipeline/missing-fields.ts
 function missingFieldIssues(config, plan) {
   return plan.suites.flatMap((planned) => {
     const suite = config.suites.find((s) => s.id === planned.id);
@@ -84904,7 +77399,8 @@ function missingFieldIssues(config, plan) {
         code: "testset.unknown-column",
         message
       })),
-      ...promptFileIssues(config, suite, points3, columns)
+      ...promptFileIssues(config, suite, points3, columns),
+      ...unreadGridKeyIssues(config, suite, points3)
     ];
   });
 }
@@ -84965,7 +77461,7 @@ function promptFileIssues(config, suite, points3, columns) {
   return promptFileRefs(suite.target, points3).flatMap((ref) => {
     let text2;
     try {
-      text2 = readRegularFileSync(resolve18(config.dir, ref.file), Number.MAX_SAFE_INTEGER).toString(
+      text2 = readRegularFileSync(resolve19(config.dir, ref.file), Number.MAX_SAFE_INTEGER).toString(
         "utf8"
       );
     } catch {
@@ -85224,7 +77720,7 @@ init_real_path();
 init_errors();
 init_write_file_atomic();
 import { accessSync as accessSync2, constants as constants8, lstatSync as lstatSync3, statSync as statSync5 } from "node:fs";
-import { dirname as dirname14, join as join22, resolve as resolve19 } from "node:path";
+import { dirname as dirname14, join as join22, resolve as resolve20 } from "node:path";
 function runOutputs(args) {
   return [
     { flag: args.output === args.resume ? "--resume" : "-o", path: args.output },
@@ -85250,7 +77746,7 @@ function checkOutputPaths(outputs, cwd, consequence) {
       problem(dashRefusal(flag, "file", consequence ?? nothingRun(flag)));
       continue;
     }
-    const target = outputTarget(resolve19(cwd, path));
+    const target = outputTarget(resolve20(cwd, path));
     if (target.stats?.isCharacterDevice() !== true) {
       const key = target.stats ? `${target.stats.dev}:${target.stats.ino}` : target.path;
       const other = seen.get(key);
@@ -85275,7 +77771,7 @@ function checkOutputsNotInputs(outputs, config, cwd) {
   const inputs = /* @__PURE__ */ new Map([[realPath(config.absPath), "the config itself"]]);
   for (const suite of config.suites) {
     if (suite.testset.kind !== "file") continue;
-    const path = realPath(resolve19(config.dir, suite.testset.path));
+    const path = realPath(resolve20(config.dir, suite.testset.path));
     if (!inputs.has(path)) inputs.set(path, `the testset of suite ${suite.id}`);
   }
   const parts = config.hashParts ?? { config: "" };
@@ -85291,7 +77787,7 @@ function checkOutputsNotInputs(outputs, config, cwd) {
     }
   }
   for (const { flag, path } of outputs) {
-    const input = inputs.get(realPath(resolve19(cwd, path)));
+    const input = inputs.get(realPath(resolve20(cwd, path)));
     if (input !== void 0) {
       throw usageError(
         "cli.output",
@@ -85369,9 +77865,9 @@ function statOf(path) {
 }
 function checkNotBaseline(outputs, baseline, cwd) {
   if (baseline === void 0) return;
-  const read = realPath(resolve19(cwd, baseline));
+  const read = realPath(resolve20(cwd, baseline));
   for (const { flag, path } of outputs) {
-    if (realPath(resolve19(cwd, path)) === read) {
+    if (realPath(resolve20(cwd, path)) === read) {
       throw usageError(
         "cli.output",
         `${flag} ${path}: the baseline (--baseline ${baseline}); name another file`
@@ -85382,7 +77878,7 @@ function checkNotBaseline(outputs, baseline, cwd) {
 
 // src/pipeline/written-check.ts
 import * as fs3 from "node:fs";
-import { resolve as resolve20 } from "node:path";
+import { resolve as resolve21 } from "node:path";
 var { closeSync: closeSync10, openSync: openSync10, readSync: readSync6, statSync: statSync6 } = fs3;
 var alloc = Buffer.alloc.bind(Buffer);
 var { getOwnPropertyDescriptor, is } = Object;
@@ -85466,7 +77962,7 @@ var FIRST_CHARACTER = {
 };
 function outputsBefore(outputs, cwd) {
   return outputs.map((output) => {
-    const absolute = resolve20(cwd, output.path);
+    const absolute = resolve21(cwd, output.path);
     return { ...output, absolute, identity: identityOf2(absolute) };
   });
 }
@@ -85652,7 +78148,7 @@ init_journal();
 init_journal_read();
 init_journal2();
 import { closeSync as closeSync13, openSync as openSync13, readdirSync as readdirSync4, readSync as readSync8 } from "node:fs";
-import { basename as basename9, dirname as dirname17, extname as extname6, join as join26, resolve as resolve24 } from "node:path";
+import { basename as basename9, dirname as dirname17, extname as extname6, join as join26, resolve as resolve25 } from "node:path";
 var OutputTakenError = class extends Error {
   code = "run.output-taken";
 };
@@ -85662,8 +78158,8 @@ function outputDiversion(journal, cwd, output, startedAt) {
   const divert = (file) => {
     const known = decided.get(file);
     if (known !== void 0) return known;
-    if (!takesJournal(resolve24(cwd, file))) return void 0;
-    taken ??= takenBy(journal(), () => keptFromThisRun(resolve24(cwd, output), startedAt()));
+    if (!takesJournal(resolve25(cwd, file))) return void 0;
+    taken ??= takenBy(journal(), () => keptFromThisRun(resolve25(cwd, output), startedAt()));
     if (taken === void 0) return void 0;
     const ext = extname6(basename9(file));
     const shown3 = freeName(
@@ -85672,7 +78168,7 @@ function outputDiversion(journal, cwd, output, startedAt) {
       cwd
     );
     const diversion = {
-      path: resolve24(cwd, shown3),
+      path: resolve25(cwd, shown3),
       shown: shown3,
       error: taken
     };
@@ -85863,7 +78359,7 @@ async function executeRun(args, ctx, reporters = []) {
   const control = new RunControl();
   const t0 = performance.now();
   const startedAt = /* @__PURE__ */ new Date();
-  const toOutput = { path: resolve26(ctx.cwd, args.output), shown: args.output };
+  const toOutput = { path: resolve27(ctx.cwd, args.output), shown: args.output };
   const runArtifact = (o) => marks2(
     withPassRecorded(
       buildArtifact({
@@ -86043,15 +78539,16 @@ function runConfigPath(settings) {
   const config = named2 ?? settings.config;
   try {
     const ctx = { cwd, env: {}, stdout: process.stdout, stderr: process.stderr };
-    return resolve27(cwd, resolveConfigArg(config, ctx));
+    return resolve28(cwd, resolveConfigArg(config, ctx));
   } catch (error2) {
     if (!(error2 instanceof UsageError)) throw error2;
-    return resolve27(cwd, config);
+    return resolve28(cwd, config);
   }
 }
-async function runEvals(settings, workspace, env, baseline) {
+async function runEvals(settings, workspace, env, baseline, cancelled) {
   const interrupt = new AbortController();
   const onSignal = () => interrupt.abort();
+  if (cancelled?.aborted === true) interrupt.abort();
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
@@ -86099,7 +78596,7 @@ async function runEvals(settings, workspace, env, baseline) {
         outcome2.config.absPath
       ),
       args: settings.args,
-      ...args.report !== void 0 && { report: resolve27(settings.workingDirectory, args.report) },
+      ...args.report !== void 0 && { report: resolve28(settings.workingDirectory, args.report) },
       ...incomplete !== void 0 && { incomplete },
       ...uncompared2 !== null && { uncompared: uncompared2 }
     };
@@ -86161,7 +78658,7 @@ function runArgs2(settings, workspace, signal) {
     signal,
     loader: {
       tsxSearchFrom: [
-        dirname18(resolve27(settings.workingDirectory, parsed2.config ?? settings.config)),
+        dirname18(resolve28(settings.workingDirectory, parsed2.config ?? settings.config)),
         settings.workingDirectory,
         workspace
       ]
@@ -86172,7 +78669,7 @@ function reportUsageError(error2, settings, workspace) {
   const scrub = createScrubber([]).text;
   const problems = [];
   for (const issue2 of error2.issues) {
-    const path = issue2.file ? resolve27(settings.workingDirectory, issue2.file) : void 0;
+    const path = issue2.file ? resolve28(settings.workingDirectory, issue2.file) : void 0;
     const file = path ? toRepoPath(repositoryRoot(dirname18(path), workspace), path) : void 0;
     const message = issue2.path ? `${issue2.path}: ${issue2.message}` : issue2.message;
     const inRepository = file !== void 0 && file !== "." && !isAbsolute6(file);
@@ -86413,14 +78910,14 @@ function countFailingRows(artifact, options2) {
     for (const result of run2.cases) {
       if (result.passed) continue;
       const { path, line, row } = placeOf(result, options2);
-      const place2 = `${line}:${row ?? path}`;
+      const place3 = `${line}:${row ?? path}`;
       const seen = places.get(result.id);
-      if (seen === void 0) places.set(result.id, place2);
+      if (seen === void 0) places.set(result.id, place3);
       else if (typeof seen === "string") {
-        if (seen === place2) continue;
-        places.set(result.id, [seen, place2]);
-      } else if (seen.includes(place2)) continue;
-      else seen.push(place2);
+        if (seen === place3) continue;
+        places.set(result.id, [seen, place3]);
+      } else if (seen.includes(place3)) continue;
+      else seen.push(place3);
       rows++;
     }
   }
@@ -87585,6 +80082,7 @@ async function publishResults(results, settings, octokit, env, pullRequest) {
   if (poster && settings.checkRun) {
     const headSha = commit.sha;
     const shown3 = annotations.slice(0, settings.maxAnnotations);
+    const named2 = await jobName(poster, { owner, repo }, env);
     const published = await publishCheckRun(
       poster,
       { owner, repo },
@@ -87598,7 +80096,7 @@ async function publishResults(results, settings, octokit, env, pullRequest) {
         ...shown3.length < failingRows ? { text: unannotatedText(shown3.length, failingRows) } : {},
         ...links.run ? { detailsUrl: links.run } : {},
         // Read back by a re-run of this job that could not start (`publish-not-started.ts`).
-        origin: checkRunOrigin(env, settings.leg),
+        origin: checkRunOrigin(env, settings.leg, named2),
         forkPossible: forkTokenPossible(context3, env)
       }
     );
@@ -87802,11 +80300,17 @@ async function publish(run2, settings, octokit, env, pullRequest, wiringRefused)
 async function postCheckRun(run2, title, target, placed2, octokit, from) {
   const { env, failures } = from;
   const sha = placed2.sha;
-  const origin = checkRunOrigin(env, from.leg);
+  const origin = checkRunOrigin(env, from.leg, await jobName(octokit, target, env));
   const kept = (passed) => `the check run "${title}" ${passed.url} on ${sha} passed: a report of a job that ran, which this run (it could not start, so it has no verdict) does not overwrite. This step still fails: fix its wiring (the errors below) (docs/action.md#when-the-config-is-invalid-or-the-run-is-refused)`;
-  const rerun = (passed) => passed !== null && earlierAttempt(passed.origin, origin) ? passed.origin : null;
+  const rerun = async (passed) => {
+    if (passed === null) return null;
+    if (earlierAttempt(passed.origin, origin)) return passed.origin;
+    if (!unknownLegAttempt(passed.origin, origin)) return null;
+    const posts = await postsOfAttempt(octokit, target, { name: title, sha }, passed.origin);
+    return posts === 1 ? passed.origin : null;
+  };
   const before = await passedCheckRun(octokit, target, { name: title, sha });
-  const replaced = rerun(before);
+  const replaced = await rerun(before);
   if (before !== null && replaced === null) {
     warning(`evalgate: posted no failed check run: ${kept(before)}`);
     return 0;
@@ -87836,7 +80340,7 @@ async function postCheckRun(run2, title, target, placed2, octokit, from) {
     return published.partial?.annotations ?? 0;
   }
   const raced = await passedCheckRun(octokit, target, { name: title, sha, exceptId: published.id });
-  if (raced === null || rerun(raced) !== null) {
+  if (raced === null || await rerun(raced) !== null) {
     info(`evalgate: check run ${published.url} says the run did not start`);
     return published.annotations;
   }
@@ -87853,8 +80357,29 @@ ${summary2}`
   return published.annotations;
 }
 
+// src/action/cancel.ts
+var CANCEL_SIGNALS = ["SIGINT", "SIGTERM"];
+function watchCancel(budget) {
+  let heard = null;
+  const onSignal = (signal) => {
+    if (heard !== null) return;
+    heard = signal;
+    budget.cancelAll(`the job was cancelled (${signal})`);
+    info(
+      `evalgate: the job was cancelled (${signal}): finishing the report without waiting for GitHub`
+    );
+  };
+  for (const name of CANCEL_SIGNALS) process.on(name, onSignal);
+  return {
+    heard: () => heard,
+    stop: () => {
+      for (const name of CANCEL_SIGNALS) process.off(name, onSignal);
+    }
+  };
+}
+
 // src/action/settings.ts
-import { isAbsolute as isAbsolute7, resolve as resolve28 } from "node:path";
+import { isAbsolute as isAbsolute7, resolve as resolve29 } from "node:path";
 
 // src/shared/report-path.ts
 import { basename as basename10, dirname as dirname20, join as join27 } from "node:path";
@@ -87882,7 +80407,7 @@ var RETRY_SCALE_ENV = "EVALGATE_GITHUB_RETRY_SCALE";
 function readSettings(input, workspace, env = {}) {
   const errors = [];
   const badBooleans = /* @__PURE__ */ new Set();
-  const workingDirectory = resolve28(workspace, input("working-directory") || ".");
+  const workingDirectory = resolve29(workspace, input("working-directory") || ".");
   const bool = (name2, fallback2) => {
     const raw = input(name2).trim().toLowerCase();
     if (raw === "") return fallback2;
@@ -87946,7 +80471,7 @@ function readSettings(input, workspace, env = {}) {
       `input args: ${help} is refused here: the Action's inputs are listed in its action.yml, and args takes evals run options`
     );
   }
-  const path = (value) => isAbsolute7(value) ? value : resolve28(workingDirectory, value);
+  const path = (value) => isAbsolute7(value) ? value : resolve29(workingDirectory, value);
   const baseline = input("baseline").trim();
   const results = path(input("results").trim() || DEFAULT_RESULTS);
   const settings = {
@@ -88034,17 +80559,31 @@ async function run(env = process.env) {
   if (refusal2 !== null) {
     setOutput("verdict", "error");
     const { octokit: octokit2 } = client(settings);
-    const pullRequest2 = chatOpsPullRequest(
+    const pullRequest = chatOpsPullRequest(
       settings.prNumber ?? eventSubject(context2, env).pullRequest,
       octokit2,
       () => context2.repo
     );
-    await publishNotStarted(refusal2.run, refusal2.settings, octokit2, env, pullRequest2, true);
+    await publishNotStarted(refusal2.run, refusal2.settings, octokit2, env, pullRequest, true);
     return;
   }
   await maskReferencedSecrets(runConfigPath(settings), env);
   for (const name of Object.keys(process.env)) if (isActionInput(name)) delete process.env[name];
   const { octokit, budget } = client(settings);
+  const cancel = watchCancel(budget);
+  try {
+    await runAndPublish(settings, workspace, env, octokit, budget);
+  } finally {
+    cancel.stop();
+    const signal = cancel.heard();
+    if (signal !== null) {
+      setFailed(
+        `evals: the job was cancelled (${signal}): the results and the job summary are written as far as the run got, and the PR comment and check run were posted without waiting for GitHub (a warning above names any that failed)`
+      );
+    }
+  }
+}
+async function runAndPublish(settings, workspace, env, octokit, budget) {
   const pullRequest = chatOpsPullRequest(
     settings.prNumber ?? eventSubject(context2, env).pullRequest,
     octokit,
@@ -88056,7 +80595,7 @@ async function run(env = process.env) {
     );
   }
   const baseline = settings.mode === "run" || settings.baseline.kind === "file" ? await resolveBaseline(settings, octokit, env, budget, pullRequest) : NO_BASELINE;
-  const results = settings.mode === "report" ? await reportedResults(settings, workspace, baseline, env) : await runEvals(settings, workspace, env, baseline);
+  const results = settings.mode === "report" ? await reportedResults(settings, workspace, baseline, env) : await runEvals(settings, workspace, env, baseline, budget.cancelled);
   if ("kind" in results) {
     await publishNotStarted(results, settings, octokit, env, pullRequest);
     return;
@@ -88096,7 +80635,10 @@ function client(settings) {
   const octokit = settings.token ? createOctokit(settings.token, {
     userAgent: `evalgate/${toolVersion}`,
     budget,
-    log: (message) => info(`evalgate: ${message}`)
+    log: (message) => info(`evalgate: ${message}`),
+    // Every request and its status, when the step's debug logging is on (RUNNER_DEBUG=1,
+    // which the ACTIONS_STEP_DEBUG secret or variable, or a re-run with debug logging, sets).
+    ...isDebug() && { debug: (message) => debug(`evalgate: ${message}`) }
   }) : null;
   return { octokit, budget };
 }
