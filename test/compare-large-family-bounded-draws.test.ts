@@ -8,16 +8,21 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { simulatedArtifacts } from '../bench/compare-sim.ts';
 import { matchRuns } from '../src/compare/match-runs.ts';
-import { resamplingStages } from '../src/compare/resampling-stages.ts';
+import { resamplingStages, signFlipTailBound } from '../src/compare/resampling-stages.ts';
 import { testRuns } from '../src/compare/row-tests.ts';
 import { pairRuns } from '../src/compare/run-comparison.ts';
-import { DEFAULT_RESAMPLES, mulberry32, signFlipTest } from '../src/compare/sign-flip.ts';
+import {
+  DEFAULT_RESAMPLES,
+  mulberry32,
+  signFlipTest,
+  TIE_TOLERANCE,
+} from '../src/compare/sign-flip.ts';
 
 const SETTINGS = { confidence: 0.95, resamples: DEFAULT_RESAMPLES, seed: 0x5eed, minPaired: 10 };
 
-/** One simulated pull request of 50 grid points × 20 evaluators: 1,000 score rows. */
-function family(shift: number): ReturnType<typeof testRuns> {
-  const shape = { cases: 30, gridPoints: 50, evaluators: 20, noise: 0.15 };
+/** One simulated pull request of 50 grid points × 20 evaluators: 1,000 score rows of `cases`. */
+function family(shift: number, cases = 30): ReturnType<typeof testRuns> {
+  const shape = { cases, gridPoints: 50, evaluators: 20, noise: 0.15 };
   const { base, head } = simulatedArtifacts(3, shape, shift);
   const pairings = matchRuns(base.runs, head.runs).pairs.map(([b, h]) =>
     pairRuns(b, h, { base: false, head: false }),
@@ -47,6 +52,48 @@ describe('a 1,000-row family', () => {
     assert.equal(row.drawn, 79_999);
     assert.equal(row.pValue, 1 / 80_000);
     assert.ok(row.pValue * 1000 < 0.05);
+  });
+});
+
+// A family of rows that all changed clearly drew the ceiling for every row, only to show p below
+// Holm's first threshold: its work grew with F² (800 rows took 3 times the CPU of 400). A row
+// whose Hoeffding bound is already below every p the ceiling can give draws the first stage.
+describe('a change far beyond noise', () => {
+  it('draws the first stage only, reporting the bound, which stays below the first threshold', () => {
+    const changed = diffs(60, -0.5, 1);
+    const row = signFlipTest(changed, { maxResamples: 79_999 });
+    assert.equal(row.drawn, DEFAULT_RESAMPLES);
+    const sum = changed.reduce((a, b) => a + b, 0);
+    const squares = changed.reduce((a, b) => a + b * b, 0);
+    const bound = signFlipTailBound(
+      sum,
+      squares,
+      TIE_TOLERANCE * changed.reduce((a, b) => a + Math.abs(b), 0),
+    );
+    assert.ok(row.pValue <= 1 / 80_000, `p ${row.pValue}`);
+    assert.equal(row.pValue, bound);
+    assert.ok(row.high < 0, 'its interval leaves 0 out, as p < 0.05 says');
+    // A family of no more than the first stage is as it was: p from its 4,999 vectors.
+    assert.equal(signFlipTest(changed).pValue, 1 / 5_000);
+  });
+
+  it('in a 1,000-row family that all changed, every row significant at about 5,000 vectors', () => {
+    // 100 cases: Hoeffding's bound needs some 25 consistent changes to get below 1 / 80,000.
+    const tested = family(-0.2, 100);
+    const rows = tested.runs.flatMap((run) => run.evaluators);
+    assert.ok(rows.length >= 1000, `${rows.length} rows`);
+    assert.ok(
+      rows.every((row) => row.significant),
+      `${rows.filter((row) => !row.significant).length} rows not significant`,
+    );
+    const perRow = tested.drawn / tested.family.rows;
+    assert.ok(perRow <= 1.25 * 5000, `${perRow} vectors a row, not the ceiling's 80,000`);
+  });
+
+  it('gives 1 when there is nothing to reach', () => {
+    assert.equal(signFlipTailBound(0, 1, 0), 1);
+    assert.equal(signFlipTailBound(1e-12, 1, 1e-9), 1);
+    assert.equal(signFlipTailBound(3, 0, 0), 1);
   });
 });
 

@@ -5,7 +5,7 @@
  * for bit.
  */
 import { halfBinomialBelow, normalQuantileUpper, normalUpperTail } from './normal.ts';
-import { drawsMore, resamplingStages } from './resampling-stages.ts';
+import { drawsMore, signFlipTailBound, resamplingStages } from './resampling-stages.ts';
 import { mulberry32Words, orderStatistic, SignVectors } from './sign-vectors.ts';
 
 /** A deterministic source of uniform numbers in [0, 1). */
@@ -217,7 +217,12 @@ export function signFlipTest(
       method: 'exact',
     };
   }
-  const stages = resamplingStages(resamples, most);
+  // A change so large that even Hoeffding's bound is below every p the ceiling can give needs no
+  // more than the first stage, for its interval (`signFlipTailBound`). Only where a family draws
+  // past the first stage: a smaller one's rows are as they were.
+  const bound = signFlipTailBound(sum, squares, tolerance);
+  const clear = most > resamples && bound < 1 / (most + 1);
+  const stages = clear ? [resamples] : resamplingStages(resamples, most);
   const shifts = rejectedShifts(values, n - nonZero, sum, tolerance, stages, alpha, seed);
   const { lows, highs, covering, drawn } = shifts;
   // A shift δ is kept while at least `rank` resamples reject it: (1 + count)/(B + 1) ≥ α. Found
@@ -228,7 +233,8 @@ export function signFlipTest(
     mean,
     low: finite(rank === 0 ? -Infinity : orderStatistic(lows, rank - 1), -1),
     high: finite(rank === 0 ? Infinity : orderStatistic(highs, drawn - rank), 1),
-    pValue: (1 + covering) / (drawn + 1),
+    // The bound only while the interval leaves 0 out too, as p < α must (it always does there).
+    pValue: clear && (1 + covering) / (drawn + 1) < alpha ? bound : (1 + covering) / (drawn + 1),
     sd,
     method: 'resampled',
     drawn,
