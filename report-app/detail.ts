@@ -12,6 +12,9 @@ import { diffView } from './diff.ts';
 /** The detail's output of a case that errored, which has none. */
 const NO_OUTPUT = 'no output (the case errored)';
 
+/** The detail's output of a case whose output is the empty string. */
+const EMPTY_OUTPUT = 'empty (no characters)';
+
 /** The panel; `show` fills it with a case and opens it. */
 export function detailPanel(model: ReportModel): {
   panel: HTMLElement;
@@ -96,15 +99,18 @@ function content(model: ReportModel, view: CaseView): HTMLElement[] {
   const output = view.output;
   // An errored case has no output: saying so, rather than showing `null`, which would read as
   // what the function returned; and nothing to diff what was expected against.
+  // An empty one (a command that failed before writing to stdout) is said to be empty, not drawn
+  // as a blank box that reads as a page that failed to fill it.
+  const noText = output === null ? NO_OUTPUT : output === '' ? EMPTY_OUTPUT : null;
   parts.push(
-    output === null
+    noText !== null
       ? el(
           'div',
           { class: 'block' },
           el('h3', {}, 'Output'),
-          el('p', { id: 'detail-output', class: 'dim' }, NO_OUTPUT),
+          el('p', { id: 'detail-output', class: 'dim' }, noText),
         )
-      : block('Output', shownOutput(model, output), 'detail-output'),
+      : block('Output', shownOutput(model, output ?? ''), 'detail-output'),
   );
   // Beside the output it is about: why a number there is not the one the answer sent.
   for (const warning of view.warnings ?? []) {
@@ -116,7 +122,9 @@ function content(model: ReportModel, view: CaseView): HTMLElement[] {
   if (compared !== null) {
     parts.push(block('Expected', compared.expected, 'detail-expected'));
   }
-  if (compared !== null && output !== null) {
+  // Not for a case that errored: its evaluators never compared what it kept of its output (a
+  // failed command's stdout) with anything, and a diff would read as though they had.
+  if (compared !== null && output !== null && view.status !== 'errored') {
     // Against what an evaluation compared when it recorded that (a field of the output), so
     // the other fields of the output do not show as differences; the heading says which.
     parts.push(

@@ -78,7 +78,10 @@ export function renderCaseDetail(
   // What the target sent (a model's rendered messages, a request, a command line), scrubbed by
   // the run: what a failing case is debugged from, before what came back.
   if (result.sent !== undefined) lines.push(block('sent', result.sent, options));
-  if (result.output !== null || result.error === null) {
+  if (result.output === '') {
+    // Said, not left blank (a command that failed before writing to stdout).
+    lines.push(field('output', options.paint.dim('empty (no characters)')));
+  } else if (result.output !== null || result.error === null) {
     lines.push(block('output', valueText(result.output), options));
   }
   if (result.error !== null)
