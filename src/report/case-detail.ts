@@ -264,7 +264,7 @@ function indentLines(text: string, indent: string): string {
 /**
  * A case's result in the baseline (`evals show --baseline`), printed under the case: its status,
  * its inputs when they are not HEAD's (`head`; a case is paired by id, and an id can hash only
- * some columns), output, error, warnings, every evaluation and its trials, as the case's own are
+ * some columns), what its target sent when that is not HEAD's, output, error, warnings, every evaluation and its trials, as the case's own are
  * printed; `name` is the baseline file. `base` was scrubbed whole before it reached here; cut
  * here as the case's values are.
  */
@@ -286,6 +286,11 @@ export function renderBaselineDetail(
   const lines = [`${heading} ${word}`];
   if (head !== undefined && canonicalJson(head.data) !== canonicalJson(base.data)) {
     lines.push(fieldsBlock('inputs', base.data, options));
+  }
+  // What the target sent then, when it is not what it sends now (a prompt or a command changed):
+  // often the reason the answer changed.
+  if (base.sent !== undefined && base.sent !== head?.sent) {
+    lines.push(block('sent', base.sent, options));
   }
   if (base.output !== null || base.error === null) {
     lines.push(block('output', valueText(base.output), options));
