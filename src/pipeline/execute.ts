@@ -11,6 +11,7 @@ import type { Reporter, RunEnd } from '../report/reporter.ts';
 import { runSuites } from '../run/engine.ts';
 import type { CaseDone, EngineListener, EngineOptions, SuiteSpec } from '../run/types.ts';
 import { NO_SECRETS, type Scrubber } from '../shared/secrets.ts';
+import { capSent } from './sent-cap.ts';
 import type { Params, ResultsArtifact, RunResult } from '../types/index.ts';
 
 /** What the engine gave, for building the artifact. */
@@ -63,7 +64,7 @@ export async function execute(
       tellEach(reporters, (reporter) => reporter.onRunStart?.(start));
     },
     onCaseDone(finished) {
-      const done = scrubbed(finished, scrubber, shownParams[finished.run]);
+      const done = cappedSent(scrubbed(finished, scrubber, shownParams[finished.run]));
       log.record(done.run, done.index, done.result, done.json);
       tellEach(reporters, (reporter) => reporter.onCaseDone?.(done));
     },
@@ -107,6 +108,17 @@ function scrubbed(done: CaseDone, scrubber: Scrubber, params = done.params): Cas
   const json = done.json === undefined ? undefined : scrubber.json(done.json);
   if (json === done.json) return params === done.params ? done : { ...done, params };
   return { ...done, params, json, result: JSON.parse(json!) as CaseDone['result'] };
+}
+
+/**
+ * `done` with what its target sent cut to size (`sent-cap.ts`), after the scrub: the log and
+ * the reporters see the same cut case.
+ */
+function cappedSent(done: CaseDone): CaseDone {
+  const result = done.result;
+  const capped = capSent(result);
+  if (capped === result) return done;
+  return { ...done, result: capped, json: stringifyCase(capped) };
 }
 
 /** `params` without secrets (the same object when it holds none). */
