@@ -241,7 +241,7 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
       file,
       ...source.position(number.offset),
       path,
-      message: inexactNumberMessage(number),
+      message: inexactNumberMessage(number, scrub),
     });
   }
   for (const path of bytesMisread.values()) {

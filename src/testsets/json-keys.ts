@@ -3,6 +3,7 @@
  * nothing, so a row written `{"expected": "a", …, "expected": "b"}` would silently test "b";
  * `evals.yaml` refuses duplicate keys, and so do the JSON testset readers, with this scan.
  */
+import type { Scrub } from '../shared/json-syntax.ts';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -49,9 +50,12 @@ export function duplicateJsonKeys(text: string): DuplicateKey[] {
   return found;
 }
 
-/** The message for a repeated key. */
-export function duplicateKeyMessage(key: string): string {
-  const shown = JSON.stringify(key);
+/**
+ * The message for a repeated key, `scrub` (the run's secrets) applied before a long key is cut:
+ * cut first, a secret in it would keep its first characters, which no later scrub recognises.
+ */
+export function duplicateKeyMessage(key: string, scrub: Scrub = (text) => text): string {
+  const shown = JSON.stringify(scrub(key));
   const quoted = shown.length > 80 ? `${shown.slice(0, 77)}..."` : shown;
   return `duplicate key ${quoted}: each key may appear once in an object (JSON would keep only the last value)`;
 }

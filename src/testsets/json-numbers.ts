@@ -5,6 +5,7 @@
  * A case must score the data its file holds, so the readers refuse such numbers with this scan.
  * A decimal rounded to its nearest double (`0.1`) is what JSON means by a number and passes.
  */
+import type { Scrub } from '../shared/json-syntax.ts';
 import { stringEnd } from './json-keys.ts';
 import { formatTemplatePath } from '../shared/templates.ts';
 
@@ -103,17 +104,27 @@ function shortField(field: string): string {
 /** YAML's own infinity and not-a-number (`.inf`, `-.Inf`, `.NaN`), which no JSON text writes. */
 const SPECIAL_NUMBER = /^[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$/;
 
-/** The message for such a number. */
-export function inexactNumberMessage({ text, read, field }: InexactNumber): string {
-  const digits = text.length > 40 ? `${text.slice(0, 37)}...` : text;
+/**
+ * The message for such a number, `scrub` (the run's secrets) applied to its digits and field
+ * before either is cut: a long number may be a key, and a cut would keep its first digits.
+ */
+export function inexactNumberMessage(
+  { text, read, field }: InexactNumber,
+  scrub: Scrub = (written) => written,
+): string {
+  const clean = scrub(text);
+  const digits = clean.length > 40 ? `${clean.slice(0, 37)}...` : clean;
   // The field as the row's templates name it, so a row of many numbers says which one.
-  const shown = field === undefined ? digits : `${digits} (field ${shortField(field)})`;
+  const shown = field === undefined ? digits : `${digits} (field ${shortField(scrub(field))})`;
   const what = SPECIAL_NUMBER.test(text)
     ? "is YAML's infinity or not-a-number, which JSON cannot hold: the results would record it as null"
     : !Number.isFinite(read)
       ? 'is too large for a JSON number: it would be read as Infinity (recorded as null)'
       : read === 0
         ? 'is too small for a JSON number: it would be read as 0'
-        : `is not held exactly (a JSON number keeps whole numbers up to ${Number.MAX_SAFE_INTEGER}): it would be read as ${String(read)}`;
+        : `is not held exactly (a JSON number keeps whole numbers up to ${Number.MAX_SAFE_INTEGER}): it would be read as ${
+            // The number as read is the secret's first digits, in a form no scrub recognises.
+            clean === text ? String(read) : 'another number'
+          }`;
   return `the number ${shown} ${what}; write it in quotes, as a string, to keep it as written`;
 }

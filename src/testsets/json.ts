@@ -52,12 +52,12 @@ export function parseJson(text: string, file: string, scrub?: Scrub): TestsetPar
   const duplicates = duplicateJsonKeys(body);
   for (const { offset, key } of duplicates) {
     const { line, col } = cursor.positionAt(offset);
-    issues.add('testset.duplicate-key', line, col, duplicateKeyMessage(key));
+    issues.add('testset.duplicate-key', line, col, duplicateKeyMessage(key, scrub));
   }
   const inexact = inexactJsonNumbers(body);
   for (const number of inexact) {
     const { line, col } = cursor.positionAt(number.offset);
-    issues.add('testset.inexact-number', line, col, inexactNumberMessage(number));
+    issues.add('testset.inexact-number', line, col, inexactNumberMessage(number, scrub));
   }
   if (duplicates.length > 0 || inexact.length > 0) return { ok: false, issues: issues.toArray() };
 

@@ -54,11 +54,16 @@ export class JsonlRowReader {
     }
     const duplicates = duplicateJsonKeys(source);
     for (const { offset, key } of duplicates) {
-      this.#issues.add('testset.duplicate-key', line, offset + 1, duplicateKeyMessage(key));
+      this.#issues.add(
+        'testset.duplicate-key',
+        line,
+        offset + 1,
+        duplicateKeyMessage(key, this.#scrub),
+      );
     }
     const inexact = inexactJsonNumbers(source);
     for (const number of inexact) {
-      const message = inexactNumberMessage(number);
+      const message = inexactNumberMessage(number, this.#scrub);
       this.#issues.add('testset.inexact-number', line, number.offset + 1, message);
     }
     if (duplicates.length > 0 || inexact.length > 0) return;
