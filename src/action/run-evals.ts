@@ -227,7 +227,7 @@ export function readResults(
     const file = openArtifactFile(settings.results, name, { scrub });
     const reported = reportedArtifact(file.frame, (run) => file.cases(run), wholeCases(settings));
     // Written by a newer evalgate: what it added is ignored, and the log says so.
-    const note = unknownFieldsNote(name, file.frame.tool.version, toolVersion, file.unknown);
+    const note = unknownFieldsNote(name, scrub(file.frame.tool.version), toolVersion, file.unknown);
     if (note !== null) core.info(`note: ${scrub(note)}`);
     return reported;
   });

@@ -187,7 +187,9 @@ export function noteUnknownFields(
   writtenBy: string,
   unknown: UnknownFields,
 ): void {
-  const note = unknownFieldsNote(name, writtenBy, toolVersion, unknown);
+  const scrub = quoteScrub(ctx);
+  // The version the file says is cut to 40 characters in the note: scrubbed before that.
+  const note = unknownFieldsNote(name, scrub(writtenBy), toolVersion, unknown);
   // A key of the file is quoted whole (a long one only by its length): scrubbed all the same.
-  if (note !== null) ctx.stderr.write(`note: ${quoteScrub(ctx)(note)}\n`);
+  if (note !== null) ctx.stderr.write(`note: ${scrub(note)}\n`);
 }
