@@ -3,6 +3,7 @@ import type { Issue } from '../shared/errors.ts';
 import type { TestsetRow } from '../types/index.ts';
 import { IssueList, type TestsetParseResult } from './issues.ts';
 import { recordLayout, positionInRecord } from './csv-positions.ts';
+import type { Scrub } from '../shared/json-syntax.ts';
 import { duplicateJsonKeys, duplicateKeyMessage } from './json-keys.ts';
 import { inexactJsonNumbers, inexactNumberMessage } from './json-numbers.ts';
 import { countLineBreaks, LineCursor } from './line-cursor.ts';
@@ -117,15 +118,18 @@ export class CsvRowBuilder {
   /** The header's column names, every column's, to tell a header repeated further down. */
   #names: string[] = [];
   #nextLine = 1;
+  /** Removes the run's secrets from a cell's key or number a problem quotes, before it is cut. */
+  readonly #scrub: Scrub | undefined;
 
   /**
    * With `onRow`, each row is handed over as soon as it is built and `finish` returns no rows (a
    * streaming reader keeps none); a row handed over may still be followed by issues in later
    * rows, so the caller must wait for `finish` before trusting any of them.
    */
-  constructor(file: string, onRow?: (row: TestsetRow) => void) {
+  constructor(file: string, onRow?: (row: TestsetRow) => void, scrub?: Scrub) {
     this.#issues = new IssueList(file);
     this.#onRow = onRow;
+    this.#scrub = scrub;
   }
 
   /** Feeds the next record, in file order, blank records included. */
@@ -262,10 +266,12 @@ export class CsvRowBuilder {
   #lossyJson(cell: string, raw: string, line: number, column: number, name: string): boolean {
     const problems = [
       ...duplicateJsonKeys(cell).map(
-        ({ key }) => ['testset.duplicate-key' as const, duplicateKeyMessage(key)] as const,
+        ({ key }) =>
+          ['testset.duplicate-key' as const, duplicateKeyMessage(key, this.#scrub)] as const,
       ),
       ...inexactJsonNumbers(cell, name).map(
-        (number) => ['testset.inexact-number' as const, inexactNumberMessage(number)] as const,
+        (number) =>
+          ['testset.inexact-number' as const, inexactNumberMessage(number, this.#scrub)] as const,
       ),
     ];
     if (problems.length === 0) return false;

@@ -59,7 +59,7 @@ export async function streamTestsetRows(
   scrub?: Scrub,
 ): Promise<StreamResult> {
   try {
-    if (format === 'csv') return await csvRows(source, file, onRow);
+    if (format === 'csv') return await csvRows(source, file, onRow, scrub);
     if (format === 'jsonl') return await jsonlRows(source, file, onRow, scrub);
     const parsed = parseJson(await textOf(source), file, scrub);
     if (!parsed.ok) return parsed;
@@ -89,8 +89,9 @@ async function csvRows(
   source: RowSource,
   file: string,
   onRow: (row: TestsetRow) => void,
+  scrub: Scrub | undefined,
 ): Promise<StreamResult> {
-  const builder = new CsvRowBuilder(file, onRow);
+  const builder = new CsvRowBuilder(file, onRow, scrub);
   const parser = parse(CSV_OPTIONS);
   const input = textStream(source);
   // `pipe` leaves a read error with the input: hand it to the parser, whose iteration throws it.
