@@ -31,7 +31,7 @@ interface Registry {
 
 /** The format of {@link Registry} this copy reads and writes, named by its key. */
 const FORMAT = 1;
-/** The key of every copy of this format; a later format has a key of its own (`@2`, …). */
+/** The key of every copy of this format; a later format has a key of its own (`@2` and on). */
 const KEY = Symbol.for(`evalgate.runSecrets@${FORMAT}`);
 /** The key of the evalgate versions before formats had keys: the same shape, unnumbered. */
 const LEGACY_KEY = Symbol.for('evalgate.runSecrets');
