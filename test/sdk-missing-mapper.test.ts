@@ -17,7 +17,9 @@ import {
   BaseIsEquals,
   BaseIsValidJSON,
   BaseRagasNonLLMContextRecall,
+  BaseRagasResponseRelevancy,
 } from '../src/index.ts';
+import { createJudgeClient } from '../src/judge/client.ts';
 import { UsageError } from '../src/shared/errors.ts';
 import type { TestEvaluator } from '../src/types/index.ts';
 import { repoRoot, scratch, writeFiles } from './helpers/cli.ts';
@@ -72,6 +74,20 @@ class JsonWithHelpers extends BaseIsValidJSON<Case, string> {
   }
   makePrompt(question: string, answer: string): string {
     return `${question}: ${answer}`;
+  }
+}
+
+/** A Python port of a relevancy class keeps the contexts mapper the class never calls. */
+class PortedRelevancy extends BaseRagasResponseRelevancy<Case, string> {
+  id = 'relevancy';
+  userInputMapper({ testCase }: { testCase: Case }): string {
+    return testCase.input;
+  }
+  responseMapper({ output }: { output: string }): string {
+    return output;
+  }
+  retrieved_contexts_mapper(): string[] {
+    return [];
   }
 }
 
@@ -152,5 +168,27 @@ export class IsEq extends BaseIsEquals {
 describe('a helper named like a member the class does not read', () => {
   it('is taken: the class runs and scores', async () => {
     assert.equal(await outcome(new JsonWithHelpers()), 'ran 1, passed 1');
+  });
+});
+
+describe('a Python-named member the class never calls', () => {
+  it('is not refused before the cases (sdkPreload)', () => {
+    const relevancy = new PortedRelevancy();
+    // A client that is never called: sdkPreload only checks it.
+    relevancy.useContext({
+      judge: {
+        client: createJudgeClient({ baseUrl: 'http://127.0.0.1:8999/v1', cacheDir: null, env: {} }),
+        model: 'm',
+        embeddingModel: undefined,
+        temperature: 0,
+        prices: undefined,
+      },
+    });
+    assert.doesNotThrow(() => relevancy.sdkPreload());
+    // The same check refuses a mapper the class calls, as above.
+    assert.throws(() => (new NoTestCaseMapper() as BaseIsEquals<Case, string>).sdkPreload(), {
+      message:
+        'NoTestCaseMapper has no testCaseMapper method, which every case calls: write testCaseMapper({ testCase })',
+    });
   });
 });

@@ -71,11 +71,12 @@ export abstract class BaseRagasResponseRelevancy<TCase, TOutput> extends SdkJudg
 > {
   abstract userInputMapper(args: CaseOutputArgs<TCase, TOutput>): string;
   abstract responseMapper(args: OutputArgs<TOutput>): string;
-  /** Read for parity with the SDK; relevancy does not depend on the contexts. */
+  /** Taken for parity with the SDK, never called: relevancy does not depend on the contexts. */
   retrievedContextsMapper?(args: CaseOutputArgs<TCase, TOutput>): string[];
 
+  // Not retrievedContextsMapper: never called, so a retrieved_contexts_mapper is harmless.
   protected sdkMembers(): SdkMembers {
-    return { userInputMapper: true, responseMapper: true, retrievedContextsMapper: false };
+    return { userInputMapper: true, responseMapper: true };
   }
 
   protected sdkBuiltin(): DrivenBuiltin {
