@@ -18,6 +18,7 @@ import { jsonStringBodyWarnings } from './http-body-warnings.ts';
 import { substituteEnvInDocument } from './env.ts';
 import { checkConfigSchema } from './schema-check.ts';
 import { schemaProblems } from './schema-errors.ts';
+import { quotedValueHint } from './schema-messages.ts';
 import { checkRules } from './rules.ts';
 import { createScrubber, isSecretName, secretsInEnv } from '../shared/secrets.ts';
 import { writtenConfigSecrets } from './secrets.ts';
@@ -220,8 +221,9 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
       problem.key === undefined
         ? envOrigins.note(problem.path, valueAtPath(data, problem.path))
         : '';
+    const unquote = origin === '' ? quotedValueHint(problem, valueAtPath(data, problem.path)) : '';
     if (binary === undefined)
-      issues.push(issueAt({ ...problem, message: problem.message + origin }));
+      issues.push(issueAt({ ...problem, message: problem.message + unquote + origin }));
     else bytesMisread.set(binary.at, binary.path);
   };
 

@@ -235,3 +235,23 @@ export function requiredOnlyKey(schema: unknown): string | undefined {
     ? required[0]
     : undefined;
 }
+
+/**
+ * What to add to a type problem (`expected integer, found "4"`) whose value is a number or a
+ * boolean written in quotes, which YAML reads as text: ` (in quotes it is text: write 4 without
+ * them)`, else `''`. Not for a value `${VAR}` made: its own note says how to give a number from
+ * the environment (see `EnvOrigins`), where dropping the quotes alone may not do.
+ */
+export function quotedValueHint(
+  problem: { code: string; message: string },
+  value: unknown,
+): string {
+  if (problem.code !== 'schema.type' || typeof value !== 'string') return '';
+  const wanted = /^expected (integer|number|boolean)\b/.exec(problem.message)?.[1];
+  const text = value.trim();
+  const reads =
+    wanted === 'boolean'
+      ? text === 'true' || text === 'false'
+      : wanted !== undefined && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text);
+  return reads ? ` (in quotes it is text: write ${text} without them)` : '';
+}
