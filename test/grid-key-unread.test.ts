@@ -73,6 +73,26 @@ describe('a grid key nothing reads', () => {
     assert.equal(r.code, 0, r.stdout + r.stderr);
   });
 
+  it('is taken when only a prompt file that a --grid slice leaves out reads it', async () => {
+    // A matrix job per prompt file: the job of a.md must not refuse a config the job of b.md
+    // runs, whose file reads tone.
+    const dir = jsonlProject(
+      ROWS,
+      [
+        'grid: { prompt: [a.md, b.md], tone: [x, y] }',
+        ...MODEL,
+        '  prompt: { file: "{{ params.prompt }}" }',
+        ...EVALUATORS,
+      ],
+      {
+        'a.md': 'Answer: {{ case.q }}\n',
+        'b.md': 'Answer in a {{ params.tone }} tone: {{ case.q }}\n',
+      },
+    );
+    const r = await run(['run', '--dry-run', '--grid', 'prompt=a.md'], dir);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+  });
+
   it('is taken beside a command target, which gets the grid point on its stdin', async () => {
     const dir = jsonlProject(ROWS, [
       'grid: { mode: [a, b] }',

@@ -49,7 +49,7 @@ export function missingFieldIssues(config: LoadedConfig, plan: RunPlan): Issue[]
         message,
       })),
       ...promptFileIssues(config, suite, points, columns),
-      ...unreadGridKeyIssues(config, suite, points),
+      ...unreadGridKeyIssues(config, suite),
     ];
   });
 }

@@ -14,17 +14,16 @@ import type { LoadedConfig, SuiteConfig } from '../config/types.ts';
 import type { Issue } from '../shared/errors.ts';
 import { readRegularFileSync } from '../shared/regular-file.ts';
 import { parseTemplatePath, templateExpressions } from '../shared/templates.ts';
-import type { Params } from '../types/index.ts';
+import { expandGrid } from '../plan/grid.ts';
 
 /**
  * One issue per grid key of `suite` that no template of its target, its prompt and message
- * files (those the grid points `points` name) or its built-in evaluators reads, at the key.
+ * files or its built-in evaluators reads, at the key. The files are those of every point of the
+ * suite's whole grid, not only of the points a `--grid` filter selects: a config is valid or not
+ * whatever slice a matrix job runs (a key read only in `b.txt` is read, also in the job of
+ * `prompt=a.txt`).
  */
-export function unreadGridKeyIssues(
-  config: LoadedConfig,
-  suite: SuiteConfig,
-  points: readonly Params[],
-): Issue[] {
+export function unreadGridKeyIssues(config: LoadedConfig, suite: SuiteConfig): Issue[] {
   const { target } = suite;
   if (target.kind !== 'model' && target.kind !== 'http') return [];
   if (suite.pass !== 'all' && suite.pass !== 'any') return [];
@@ -38,7 +37,7 @@ export function unreadGridKeyIssues(
   ];
   if (target.kind === 'model') {
     for (const { content } of target.messages) if ('file' in content) texts.push(content.file);
-    for (const ref of promptFileRefs(target, points)) {
+    for (const ref of promptFileRefs(target, expandGrid(suite.grid))) {
       try {
         const file = resolve(config.dir, ref.file);
         texts.push(readRegularFileSync(file, Number.MAX_SAFE_INTEGER).toString('utf8'));
