@@ -32,7 +32,7 @@ import { lastLines, outcome, STDERR_LINES, type Ran } from './command-output.ts'
 import { StderrTail } from './stderr-tail.ts';
 import { roundedIntegerNotes, withNote } from '../shared/rounded-integers.ts';
 import { createScrubber, type Scrubber } from '../shared/secrets.ts';
-import { shellWord } from '../shared/shell-word.ts';
+import { shellQuote, shellWord } from '../shared/shell-word.ts';
 import { expandGrid } from '../plan/grid.ts';
 
 /** Most stdout kept from one process (the limit of every target's output); past it the process is stopped and the case errored. */
@@ -163,7 +163,10 @@ export function createCommandTarget(
         const output = outcome(ran, config, scrub);
         // What the case ran, with every outcome (a failure's too): its arguments as a shell would
         // read them (a shell line's values are in EVALGATE_VALUE_n), its stdin the case as JSON.
-        const sent = scrub(command.value.map(shellWord).join(' '));
+        // Each word is scrubbed before it is quoted: quoting splits a secret holding a `'`
+        // (`'ab'\''cd'`), which no scrubber would find afterwards. Quoted or not as the word
+        // itself is, so `[redacted]` alone does not quote a word.
+        const sent = command.value.map((word) => sentWord(word, scrub)).join(' ');
         return {
           ...(config.output === 'json' && output.error === undefined
             ? withNote(output, noteRounded(ran.stdout))
@@ -343,4 +346,10 @@ function noteStderr(reason: unknown, program: string, stderr: StderrTail): void 
   if (!(reason instanceof CallTimeout)) return;
   const lines = lastLines(stderr.completeLines(), STDERR_LINES);
   reason.note(lines === '' ? `running ${program}` : `running ${program}; stderr:\n${lines}`);
+}
+
+/** A word of a case's `sent`: scrubbed, then quoted when the word as run needs quoting. */
+function sentWord(word: string, scrub: (text: string) => string): string {
+  const clean = scrub(word);
+  return shellWord(word) === word ? clean : shellQuote(clean);
 }
