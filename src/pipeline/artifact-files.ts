@@ -37,6 +37,11 @@ export interface ResultsFile extends NamedArtifact {
    * baseline it still names or why it does not.
    */
   droppedComparison?: DroppedComparison;
+  /**
+   * True when its `comparison` was in the shape of an evalgate before 2026-11-26 and was left out
+   * (`old-comparison.ts`): that shape names no baseline file.
+   */
+  oldComparison?: true;
 }
 
 const refusedForUnknown = new WeakMap<Error, { writtenBy: string; fields: string }>();
@@ -101,6 +106,7 @@ export function openResultsFile(
     name: path,
     artifact: file.frame,
     ...(file.droppedComparison !== undefined && { droppedComparison: file.droppedComparison }),
+    ...(file.unknown.oldComparison === true && { oldComparison: true }),
     caseCounts: file.caseCounts,
     *cases(run) {
       try {

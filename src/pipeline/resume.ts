@@ -26,6 +26,7 @@ import type { CommandContext } from './context.ts';
 import { scrubbedParams } from './execute.ts';
 import type { ChosenBaseline } from './baseline.ts';
 import type { Narrowed } from './load.ts';
+import type { DroppedComparison } from '../artifact/damaged-comparison.ts';
 
 /** A resumption under way: what to run, and what the artifact takes over from the partial. */
 export interface Resumption {
@@ -82,14 +83,17 @@ export function startResume(
   if (options.recover !== undefined) path = recoverForResume(path, options.recover.output, ctx);
   // Its comparison is made again over every case: a damaged one is no reason to refuse it.
   const named = openResultsFile(path, ctx, '--resume', 'refuse', { dropDamagedComparison: true });
-  const dropped = named.droppedComparison;
+  // A block in the shape before 2026-11-26, left out by the reader, is as lost as a damaged one:
+  // it names no baseline file, and finished uncompared the run would gate no regression.
+  const dropped = named.droppedComparison ?? (named.oldComparison ? OLD_COMPARISON : undefined);
+  const state = named.oldComparison ? 'in an older shape' : 'damaged';
   if (dropped !== undefined) {
     const which =
       'recorded' in dropped.baseline
         ? `--baseline names, or without it ${printable(dropped.baseline.recorded.path ?? '')}, which the damaged block still names (checked to be the run it records)`
-        : `--baseline names (the damaged block cannot say which the interrupted run compared with: ${printable(dropped.baseline.lost)})`;
+        : `--baseline names (the ${state} block cannot say which the interrupted run compared with: ${printable(dropped.baseline.lost)})`;
     ctx.stderr.write(
-      `warning: --resume ${printable(path)}: its comparison block is damaged (${dropped.problems}); it is left out, and the comparison is made again over every case with the baseline ${which}\n`,
+      `warning: --resume ${printable(path)}: its comparison block is ${state} (${dropped.problems}); it is left out, and the comparison is made again over every case with the baseline ${which}\n`,
     );
   }
   const partial = named.artifact;
@@ -191,7 +195,7 @@ export function startResume(
         const lost = 'lost' in dropped.baseline ? ` (${printable(dropped.baseline.lost)})` : '';
         throw usageError(
           'resume.baseline-lost',
-          `${printable(path)} was compared with a baseline, but its comparison block is damaged and no longer says which${lost}: pass --baseline FILE (the baseline the interrupted run compared with) to finish it compared and gated as it would have been`,
+          `${printable(path)} was compared with a baseline, but its comparison block is ${state} and no longer says which${lost}: pass --baseline FILE (the baseline the interrupted run compared with) to finish it compared and gated as it would have been`,
           path,
         );
       }
@@ -214,6 +218,12 @@ export function startResume(
     },
   };
 }
+
+/** What a comparison block in the shape before 2026-11-26 (`old-comparison.ts`) leaves out. */
+const OLD_COMPARISON: DroppedComparison = {
+  problems: 'recorded by an evalgate before 2026-11-26, which this one does not read',
+  baseline: { lost: 'that shape does not name the baseline file' },
+};
 
 /** The `--tag` values the partial's runs record (a run records the filter of its whole command). */
 function recordedTags(partial: ResultsArtifact): string[] {

@@ -1,0 +1,80 @@
+/**
+ * `--resume` of a partial whose `comparison` an evalgate before 2026-11-26 recorded, in the shape
+ * this one no longer reads (`old-comparison.ts`): the reader leaves the block out, and that shape
+ * names no baseline file. Finished uncompared, `regressions: block` would gate nothing and a run
+ * that regressed would pass, so without `--baseline` it is refused as a partial whose block is
+ * damaged is; with `--baseline` it is compared again, with a warning that says why.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { ResultsArtifact } from '../src/types/index.ts';
+import { writeInterrupted } from './helpers/interrupted-artifact.ts';
+import { jsonlProject, runInProcess } from './helpers/in-process.ts';
+
+const ROWS = [{ q: 'a' }, { q: 'b' }, { q: 'c' }, { q: 'd' }];
+const FILES = { 'app/answer.mjs': 'export const answer = ({ testCase }) => testCase.q + "!";\n' };
+const SUITE = [
+  'function: ./app/answer.mjs#answer',
+  'evaluators: [ { use: contains, with: { values: ["!"] } } ]',
+];
+/** A comparison as the evalgate of 2026-11-25 wrote it (the fixture is that evalgate's output). */
+const OLD_FIXTURE = join(
+  import.meta.dirname,
+  'fixtures',
+  'e2e',
+  'compared-2026-11-25',
+  'head.json',
+);
+
+const read = (dir: string, file: string): ResultsArtifact =>
+  JSON.parse(readFileSync(join(dir, file), 'utf8')) as ResultsArtifact;
+
+/** A project with base.json, and partial.json: compared with base, its block in the old shape. */
+async function oldComparedPartial(): Promise<string> {
+  const dir = jsonlProject(ROWS, SUITE, FILES);
+  for (const args of [
+    ['-o', 'base.json'],
+    ['--baseline', 'base.json', '-o', 'full.json'],
+  ]) {
+    const r = await runInProcess(['run', ...args], dir, {});
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+  }
+  writeInterrupted(dir, 'full.json', 'partial.json', 2);
+  const partial = read(dir, 'partial.json') as unknown as Record<string, unknown>;
+  const old = JSON.parse(readFileSync(OLD_FIXTURE, 'utf8')) as { comparison: unknown };
+  partial.comparison = old.comparison;
+  writeFileSync(join(dir, 'partial.json'), JSON.stringify(partial, null, 2));
+  return dir;
+}
+
+describe('--resume of a partial whose comparison is in the shape before 2026-11-26', () => {
+  it('without --baseline, is refused (exit 2) rather than finished uncompared', async () => {
+    const dir = await oldComparedPartial();
+    const r = await runInProcess(['run', '--resume', 'partial.json', '-o', 'out.json'], dir, {});
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /partial\.json was compared with a baseline, but its comparison block is in an older shape and no longer says which \(that shape does not name the baseline file\): pass --baseline FILE/,
+    );
+    assert.equal(existsSync(join(dir, 'out.json')), false, 'nothing was run');
+  });
+
+  it('with --baseline, says it left the block out and compares again', async () => {
+    const dir = await oldComparedPartial();
+    const r = await runInProcess(
+      ['run', '--resume', 'partial.json', '--baseline', 'base.json', '-o', 'out.json'],
+      dir,
+      {},
+    );
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /warning: --resume partial\.json: its comparison block is in an older shape \(recorded by an evalgate before 2026-11-26, which this one does not read\); it is left out/,
+    );
+    const out = read(dir, 'out.json');
+    assert.equal(out.runs[0]?.cases.length, 4);
+    assert.equal((out.comparison?.base as { path?: string } | undefined)?.path, 'base.json');
+  });
+});
