@@ -15,6 +15,7 @@ import { notComparedWarning } from '../report/not-compared.ts';
 import { renderSummary, showFailedHint } from '../report/summary-table.ts';
 import { toolVersion } from '../shared/version.ts';
 import { mixedVersionsWarning, openShards } from './merge-versions.ts';
+import type { ResultsFile } from '../pipeline/artifact-files.ts';
 import { terminalWidth, useColor, type CommandContext } from '../pipeline/context.ts';
 import { checkNotBaseline, checkOutputPaths } from '../pipeline/output-paths.ts';
 import { describeWriteFailure, fallbackPath } from '../pipeline/write-failure.ts';
@@ -68,6 +69,7 @@ export async function mergeCommand(args: MergeArgs, ctx: CommandContext): Promis
   // Each input's frame is read now and its cases as the merge goes: an input may be large.
   // A shard of a newer evalgate is refused: merging needs the newest of their versions.
   const inputs = openShards(args.inputs, ctx);
+  if (args.baseline === undefined) checkOldComparisons(inputs);
   // The merged cases are spooled to disk in testset order and copied into the artifact.
   const spool = new CaseSpool({
     warn: (message) => ctx.stderr.write(`warning: ${message}\n`),
@@ -78,6 +80,20 @@ export async function mergeCommand(args: MergeArgs, ctx: CommandContext): Promis
   } finally {
     spool.discard();
   }
+}
+
+/**
+ * Refuses shards whose comparison an evalgate before 2026-11-26 recorded, in the shape the reader
+ * leaves out (`old-comparison.ts`): the shards were compared with a baseline that shape does not
+ * name, and merged uncompared, `regressions: block` would gate nothing. `--baseline` names it.
+ */
+function checkOldComparisons(inputs: readonly ResultsFile[]): void {
+  const old = inputs.filter((input) => input.oldComparison === true).map((i) => i.name);
+  if (old.length === 0) return;
+  throw usageError(
+    'merge.baseline-lost',
+    `evals merge: ${old.map((name) => printable(name)).join(', ')} ${old.length === 1 ? 'was' : 'were'} compared with a baseline, but ${old.length === 1 ? 'its comparison is' : 'their comparisons are'} in the shape of an evalgate before 2026-11-26, which this one does not read and which does not name the baseline file: pass --baseline FILE (the baseline the shards compared with) to merge them compared and gated as one run would be`,
+  );
 }
 
 /**
