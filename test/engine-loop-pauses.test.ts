@@ -13,7 +13,8 @@ void test('calls that wait on timers start their next case in the same wave: no 
   // microtasks right after its timer's callback, before the next timer of the wave fires; one
   // that pauses for the loop starts it only after the whole wave. Counting from the last pause
   // (idle waits included) paused some 60-110 of these 390 calls; only a wave that itself keeps
-  // the loop out for 20 ms may pause now (a busy machine can stretch one: hence the margin).
+  // the loop out for 20 ms may pause now (a busy machine can stretch one: hence the margin, under
+  // half the fewest the old rule paused).
   const events: ('start' | 'fired')[] = [];
   const suite = makeSuite({
     rows: rows(400),
@@ -41,5 +42,5 @@ void test('calls that wait on timers start their next case in the same wave: no 
     else paused++;
   }
   assert.equal(wentOn + paused, 390, 'every call but the last wave has a next one');
-  assert.ok(paused <= 20, `${paused} of 390 calls paused before their worker's next call`);
+  assert.ok(paused <= 30, `${paused} of 390 calls paused before their worker's next call`);
 });

@@ -11,6 +11,7 @@ import type {
   Interval,
 } from '../types/index.ts';
 import { withoutNoiseOrNull } from '../shared/float-noise.ts';
+import { formatCount } from '../shared/format-count.ts';
 
 /** z for a two-sided 95% interval, the confidence every figure of a comparison uses. */
 const Z_95 = 1.959963984540054;
@@ -210,7 +211,7 @@ export function agreedWithoutVariance(agreement: AgreementSummary): boolean {
 export function kappaNotMeasurableText(agreement: AgreementSummary): string {
   const only = onlyVerdict(agreement);
   const same = only === undefined ? 'the same' : JSON.stringify(only);
-  const rows = `${agreement.compared} labelled ${agreement.compared === 1 ? 'row' : 'rows'}`;
+  const rows = `${formatCount(agreement.compared)} labelled ${agreement.compared === 1 ? 'row' : 'rows'}`;
   const kappa = agreement.weighted ? 'weighted κ' : 'κ';
   return `not measurable (label rows of ${otherVerdicts(agreement)} too): every label and every verdict ${same} on ${rows}, so ${kappa} is 0 / 0, and these rows cannot show that the judge tells verdicts apart (one that gave ${same} to every row would agree as well)`;
 }
