@@ -17,8 +17,6 @@ export const SENT_MAX_CHARS = 8000;
  * tail), with how much was left out between them. The same object when nothing is that long.
  */
 export function capSent(result: CaseResult): CaseResult {
-  const long = (text: string | undefined): boolean =>
-    text !== undefined && text.length > SENT_MAX_CHARS;
   if (!long(result.sent) && !(result.trials?.some((trial) => long(trial.sent)) ?? false)) {
     return result;
   }
@@ -31,6 +29,10 @@ export function capSent(result: CaseResult): CaseResult {
       ),
     }),
   };
+}
+
+function long(text: string | undefined): boolean {
+  return text !== undefined && text.length > SENT_MAX_CHARS;
 }
 
 function cutMiddle(text: string): string {
