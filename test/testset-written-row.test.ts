@@ -23,6 +23,7 @@ describe('written rows', () => {
       'json',
       'testcase_dedup_id',
       (field, message) => problems.push([field, message]),
+      (text) => text,
     );
     assert.deepEqual(written, {
       data: { q: 'a', n: null },
@@ -61,9 +62,10 @@ describe('json-safe values', () => {
   });
 
   it('name values for messages, quoting long text short', () => {
-    assert.equal(kindOf(3), 'the number 3');
-    assert.equal(kindOf([]), 'an array');
-    assert.equal(quoteShort('x'.repeat(100)), `"${'x'.repeat(56)}..."`);
-    assert.equal(quoteShort('short'), '"short"');
+    const none = (text: string): string => text;
+    assert.equal(kindOf(3, none), 'the number 3');
+    assert.equal(kindOf([], none), 'an array');
+    assert.equal(quoteShort('x'.repeat(100), none), `"${'x'.repeat(56)}..."`);
+    assert.equal(quoteShort('short', none), '"short"');
   });
 });

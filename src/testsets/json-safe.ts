@@ -38,7 +38,8 @@ export function jsonValue(
     case 'undefined':
     case 'function':
     case 'symbol':
-      report(path, `holds ${kindOf(value)}, which JSON leaves out`);
+      // Never a string here: nothing to scrub.
+      report(path, `holds ${kindOf(value, (text) => text)}, which JSON leaves out`);
       return DROP;
     default:
       break;
@@ -103,15 +104,21 @@ export function jsonValue(
   return copy ?? object;
 }
 
-/** `the number 3`, `the boolean true`, `null`, `an array`… for messages. */
-export function kindOf(value: unknown): string {
+/** Removes the secrets from a text a message is about to quote (see {@link quoteShort}). */
+export type Scrub = (text: string) => string;
+
+/**
+ * `the number 3`, `the boolean true`, `null`, `an array`… for messages; a string is quoted
+ * shortened, scrubbed with `scrub` first.
+ */
+export function kindOf(value: unknown, scrub: Scrub): string {
   switch (typeof value) {
     case 'number':
       return `the number ${String(value)}`;
     case 'boolean':
       return `the boolean ${String(value)}`;
     case 'string':
-      return `the string ${quoteShort(value)}`;
+      return `the string ${quoteShort(value, scrub)}`;
     case 'bigint':
       return `the bigint ${value}n`;
     case 'undefined':
@@ -125,8 +132,12 @@ export function kindOf(value: unknown): string {
   }
 }
 
-/** A string as JSON, shortened: messages quote the bad value without printing a whole essay. */
-export function quoteShort(text: string): string {
-  const quoted = JSON.stringify(text);
+/**
+ * A string as JSON, shortened: messages quote the bad value without printing a whole essay. It
+ * is scrubbed before it is cut: a secret cut at the `..."` would keep its first characters,
+ * which no scrub of the finished message can recognise.
+ */
+export function quoteShort(text: string, scrub: Scrub): string {
+  const quoted = JSON.stringify(scrub(text));
   return quoted.length > 60 ? `${quoted.slice(0, 57)}..."` : quoted;
 }

@@ -5,7 +5,7 @@
  * return).
  */
 import type { TestsetRow } from '../types/index.ts';
-import { kindOf, quoteShort } from './json-safe.ts';
+import { kindOf, quoteShort, type Scrub } from './json-safe.ts';
 import { DATA_DEDUP_KEY, decodeJsonText, isSpace } from './rows.ts';
 import { CONTENT, CSV_CONTENT, META_ORDER, type WrittenRow } from './written-row.ts';
 
@@ -33,9 +33,15 @@ function csvCell(text: string): string {
 
 /**
  * The CSV text of `written` (the rows `rows` made JSON-safe): the data keys in first-seen order,
- * then the metadata columns that are non-empty in some row; LF line ends and a final newline.
+ * then the metadata columns that are non-empty in some row; LF line ends and a final newline. A
+ * value a problem quotes short is scrubbed with `scrub` first.
  */
-export function csvText(rows: TestsetRow[], written: WrittenRow[], report: RowReport): string {
+export function csvText(
+  rows: TestsetRow[],
+  written: WrittenRow[],
+  report: RowReport,
+  scrub: Scrub,
+): string {
   // Data columns in first-seen order; where each first appears, for header problems.
   const firstRow = new Map<string, number>();
   written.forEach((row, index) => {
@@ -71,7 +77,7 @@ export function csvText(rows: TestsetRow[], written: WrittenRow[], report: RowRe
       report(index, key, `field name ${JSON.stringify(key)} ${SURROGATE_LOSS}`);
     }
     if (key.includes('\r')) {
-      report(index, key, `field name ${JSON.stringify(key)} ${carriageReturnLoss(key)}`);
+      report(index, key, `field name ${JSON.stringify(key)} ${carriageReturnLoss(key, scrub)}`);
     }
   }
   if (rows.length === 0) {
@@ -88,14 +94,17 @@ export function csvText(rows: TestsetRow[], written: WrittenRow[], report: RowRe
     const original = rows[index]?.data ?? {};
     const cells: string[] = [];
     for (const key of dataColumns) {
-      const text = dataCellText(key, original, row.data, (message) => report(index, key, message));
+      const say = (message: string): void => report(index, key, message);
+      const text = dataCellText(key, original, row.data, say, scrub);
       cells.push(text);
     }
     const rowMeta = metaCells[index] ?? new Map<string, string>();
     for (const column of metaColumns) {
       const text = rowMeta.get(column) ?? '';
       if (LONE_SURROGATE.test(text)) report(index, column, `${column} ${SURROGATE_LOSS}`);
-      if (text.includes('\r')) report(index, column, `${column} ${carriageReturnLoss(text)}`);
+      if (text.includes('\r')) {
+        report(index, column, `${column} ${carriageReturnLoss(text, scrub)}`);
+      }
       cells.push(text);
     }
     if (cells.every((cell) => cell.trim() === '')) {
@@ -123,8 +132,10 @@ export function csvText(rows: TestsetRow[], written: WrittenRow[], report: RowRe
  * inside a quoted cell (CRLF, a lone CR) as `\n`, so that a checkout with other line ends reads
  * the same rows.
  */
-function carriageReturnLoss(text: string): string {
-  return `holds a carriage return (\\r), and ${CSV_CONTENT} ${quoteShort(text.replace(/\r\n?/g, '\n'))} (a CSV reader takes every line break in a cell as \\n), ${CONTENT}`;
+function carriageReturnLoss(text: string, scrub: Scrub): string {
+  // Scrubbed as written, then as it would read back: a secret may hold a line break itself.
+  const readBack = scrub(text).replace(/\r\n?/g, '\n');
+  return `holds a carriage return (\\r), and ${CSV_CONTENT} ${quoteShort(readBack, scrub)} (a CSV reader takes every line break in a cell as \\n), ${CONTENT}`;
 }
 
 const SURROGATE_LOSS =
@@ -139,6 +150,7 @@ function dataCellText(
   original: Record<string, unknown>,
   data: Record<string, unknown>,
   report: (message: string) => void,
+  scrub: Scrub,
 ): string {
   const field = `field ${JSON.stringify(key)}`;
   if (!Object.hasOwn(data, key)) {
@@ -155,18 +167,18 @@ function dataCellText(
     const decoded = decodeJsonText(value);
     if (decoded !== value) {
       report(
-        `${field} is the text ${quoteShort(value)}, which holds JSON: ${CSV_CONTENT} ${Array.isArray(decoded) ? 'an array' : 'an object'}, ${CONTENT}`,
+        `${field} is the text ${quoteShort(value, scrub)}, which holds JSON: ${CSV_CONTENT} ${Array.isArray(decoded) ? 'an array' : 'an object'}, ${CONTENT}`,
       );
     }
     if (LONE_SURROGATE.test(value)) report(`${field} ${SURROGATE_LOSS}`);
-    if (value.includes('\r')) report(`${field} ${carriageReturnLoss(value)}`);
+    if (value.includes('\r')) report(`${field} ${carriageReturnLoss(value, scrub)}`);
     return value;
   }
   if (typeof value === 'object' && value !== null) return JSON.stringify(value);
   // What is left after the JSON check: a number, a boolean or null.
   const text = typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
   report(
-    `${field} is ${kindOf(value)}: ${CSV_CONTENT} the string ${JSON.stringify(text)}, ${CONTENT}`,
+    `${field} is ${kindOf(value, scrub)}: ${CSV_CONTENT} the string ${JSON.stringify(text)}, ${CONTENT}`,
   );
   return text;
 }

@@ -16,6 +16,13 @@ export interface SerializeOptions {
    * CSV, `data` for JSON and JSONL.
    */
   dedupStyle?: 'column' | 'data';
+  /**
+   * Removes secrets from what the problems say (`evals testset convert` passes the run's
+   * scrubber): their fields and messages, and first a value a message quotes cut short, since a
+   * secret cut at the `..."` would keep its first characters, which no scrub of the finished
+   * message recognises. Default: none. The text written is never scrubbed: it is the testset.
+   */
+  scrub?: (text: string) => string;
 }
 
 /** Something in a row that the target format would not give back as it is. */
@@ -61,18 +68,24 @@ export function serializeTestset(
   options: SerializeOptions = {},
 ): SerializeResult {
   const style = options.dedupStyle ?? (format === 'csv' ? 'column' : 'data');
+  const scrub = options.scrub ?? ((text: string): string => text);
   const dedupColumn = style === 'data' ? DATA_DEDUP_KEY : '__dedup_id__';
   const problems: SerializeProblem[] = [];
   const report = (row: number, field: string, message: string): void => {
-    problems.push({ row, line: rows[row]?.line ?? 0, field, message });
+    problems.push({
+      row,
+      line: rows[row]?.line ?? 0,
+      field: scrub(field),
+      message: scrub(message),
+    });
   };
   const written = rows.map((row, index) =>
-    writtenRow(row, format, dedupColumn, (field, message) => report(index, field, message)),
+    writtenRow(row, format, dedupColumn, (field, message) => report(index, field, message), scrub),
   );
 
   let text: string;
   if (format === 'csv') {
-    text = csvText(rows, written, report);
+    text = csvText(rows, written, report, scrub);
   } else if (format === 'json') {
     text = `${JSON.stringify(written.map(rowObject), null, 2)}\n`;
   } else {

@@ -5,7 +5,7 @@
  */
 import type { RowMeta, TestsetRow } from '../types/index.ts';
 import type { TestsetFormat } from './formats.ts';
-import { DROP, jsonValue, kindOf, quoteShort } from './json-safe.ts';
+import { DROP, jsonValue, kindOf, quoteShort, type Scrub } from './json-safe.ts';
 import { decodeJsonText, isReservedKey, META_COLUMNS, type MetaColumn } from './rows.ts';
 import { setOwn } from '../shared/own-key.ts';
 
@@ -36,13 +36,14 @@ export const CSV_CONTENT = `a CSV cell would read back as`;
 
 /**
  * `row` as it will be written in `format`, the dedup id under `dedupColumn`; what would not read
- * back as it is goes to `report`.
+ * back as it is goes to `report`, a value it quotes short scrubbed with `scrub` first.
  */
 export function writtenRow(
   row: TestsetRow,
   format: TestsetFormat,
   dedupColumn: string,
   report: Report,
+  scrub: Scrub,
 ): WrittenRow {
   let data = row.data;
   let copied = false;
@@ -77,9 +78,9 @@ export function writtenRow(
     const name = field === 'dedupId' ? dedupColumn : column;
     const say: Say = (message) => report(name, `${name} ${message}`);
     let safe: unknown;
-    if (field === 'id' || field === 'dedupId') safe = checkId(value, field, say);
-    else if (field === 'tags') safe = checkTags(value, say);
-    else safe = checkStructured(value, format, say);
+    if (field === 'id' || field === 'dedupId') safe = checkId(value, field, say, scrub);
+    else if (field === 'tags') safe = checkTags(value, say, scrub);
+    else safe = checkStructured(value, format, say, scrub);
     if (safe !== DROP) meta.push([name, safe]);
   }
   return { data, meta };
@@ -100,7 +101,7 @@ function atPath(path: string, key: string): string {
 }
 
 /** `__id__` and the dedup id: readers trim ids and treat an empty one as absent. */
-function checkId(value: unknown, field: 'id' | 'dedupId', say: Say): unknown {
+function checkId(value: unknown, field: 'id' | 'dedupId', say: Say, scrub: Scrub): unknown {
   const consequence =
     field === 'dedupId'
       ? "changing the case's identity"
@@ -119,14 +120,14 @@ function checkId(value: unknown, field: 'id' | 'dedupId', say: Say): unknown {
     say(`is the number ${value}: readers give ids back as text ("${value}")`);
     return value;
   }
-  say(`is ${kindOf(value)}: readers accept only a string, so the file would not read back`);
+  say(`is ${kindOf(value, scrub)}: readers accept only a string, so the file would not read back`);
   return jsonValue(value, '', () => undefined);
 }
 
 /** `__tags__`: readers keep a list of trimmed, non-empty strings, and drop an empty list. */
-function checkTags(value: unknown, say: Say): unknown {
+function checkTags(value: unknown, say: Say, scrub: Scrub): unknown {
   if (!Array.isArray(value)) {
-    say(`is ${kindOf(value)}: readers expect a list of strings`);
+    say(`is ${kindOf(value, scrub)}: readers expect a list of strings`);
     return jsonValue(value, '', () => undefined);
   }
   if (value.length === 0) {
@@ -135,7 +136,7 @@ function checkTags(value: unknown, say: Say): unknown {
   for (let i = 0; i < value.length; i++) {
     const tag: unknown = value[i];
     if (typeof tag !== 'string') {
-      say(`item ${i} is ${kindOf(tag)}: readers accept only strings as tags`);
+      say(`item ${i} is ${kindOf(tag, scrub)}: readers accept only strings as tags`);
     } else if (tag.trim() === '') {
       say(`item ${i} is ${JSON.stringify(tag)}: readers drop empty tags`);
     } else if (tag.trim() !== tag) {
@@ -151,7 +152,7 @@ function checkTags(value: unknown, say: Say): unknown {
  * `__flags__` / `__meta__`: free-form, but readers drop `null` and blank text and decode text
  * holding a JSON array or object, and a CSV cell gives back only text, arrays and objects.
  */
-function checkStructured(value: unknown, format: TestsetFormat, say: Say): unknown {
+function checkStructured(value: unknown, format: TestsetFormat, say: Say, scrub: Scrub): unknown {
   const consequence = "changing the row's metadata";
   if (value === null) {
     say(`is null: readers treat null as absent, ${consequence}`);
@@ -164,7 +165,7 @@ function checkStructured(value: unknown, format: TestsetFormat, say: Say): unkno
       const decoded = decodeJsonText(value);
       if (decoded !== value) {
         say(
-          `is the text ${quoteShort(value)}, which holds JSON: readers would decode it into ${Array.isArray(decoded) ? 'an array' : 'an object'}, ${consequence}`,
+          `is the text ${quoteShort(value, scrub)}, which holds JSON: readers would decode it into ${Array.isArray(decoded) ? 'an array' : 'an object'}, ${consequence}`,
         );
       }
     }
@@ -172,7 +173,7 @@ function checkStructured(value: unknown, format: TestsetFormat, say: Say): unkno
   }
   if (format === 'csv' && (typeof value === 'number' || typeof value === 'boolean')) {
     say(
-      `is ${kindOf(value)}: ${CSV_CONTENT} the string ${JSON.stringify(String(value))}, ${consequence}`,
+      `is ${kindOf(value, scrub)}: ${CSV_CONTENT} the string ${JSON.stringify(String(value))}, ${consequence}`,
     );
   }
   return jsonValue(value, '', (path, what) => say(`${atPath(path, '')}${what}, ${consequence}`));

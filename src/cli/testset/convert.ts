@@ -56,7 +56,7 @@ export async function convertCommand(
   for (const warning of before.warnings) {
     ctx.stderr.write(`warning: ${formatIssue(warning).trimStart()}\n`);
   }
-  const serialized = serializeTestset(before.rows, format);
+  const serialized = serializeTestset(before.rows, format, { scrub: scrubber.text });
   if (!serialized.ok && !args.lossy) {
     const issues = serialized.problems.slice(0, MAX_PROBLEMS).map((p): Issue => ({
       code: 'testset.lossy',
