@@ -24,8 +24,18 @@ export function envValue(
 }
 
 export interface EnvProblem {
-  code: 'env.missing' | 'env.malformed' | 'config.inexact-number';
+  code: 'env.missing' | 'env.malformed';
   message: string;
+}
+
+/**
+ * A number `${…}` made that a JSON number cannot hold exactly. Its message quotes the value, cut
+ * short, and the value may be a secret (a numeric token): it is written by the caller, with the
+ * config's secrets, known only once every value is substituted, removed before the cut.
+ */
+export interface EnvNumberProblem {
+  code: 'config.inexact-number';
+  message: (scrub: (text: string) => string) => string;
 }
 
 const REFERENCE = /^([A-Za-z_][A-Za-z0-9_]*)(?::-([\s\S]*))?$/;
@@ -124,7 +134,7 @@ export interface EnvOrigins {
 export function substituteEnvInDocument(
   root: Node | null,
   env: Readonly<Record<string, string | undefined>>,
-  report: (node: Scalar, path: ConfigPath, problem: EnvProblem) => void,
+  report: (node: Scalar, path: ConfigPath, problem: EnvProblem | EnvNumberProblem) => void,
 ): EnvOrigins {
   const substituted = new Map<string, { value: unknown; origins: string[]; quoted: boolean }>();
   const visit = (node: unknown, path: ConfigPath): void => {
@@ -139,8 +149,11 @@ export function substituteEnvInDocument(
       if (typeof typed === 'number' && !keepsYamlNumber(value.trim(), typed)) {
         const text = value.trim();
         const from = [...new Set(origins)].join(' and ');
-        const message = `${inexactNumberMessage({ offset: 0, text, read: typed })} (from ${from})`;
-        report(node, path, { code: 'config.inexact-number', message });
+        const number = { offset: 0, text, read: typed };
+        report(node, path, {
+          code: 'config.inexact-number',
+          message: (scrub) => `${inexactNumberMessage(number, scrub)} (from ${from})`,
+        });
       }
       node.value = typed;
       if (origins.length > 0) {

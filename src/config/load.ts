@@ -161,19 +161,18 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
   // Values with a broken ${VAR} are reported once, as that; what the schema or the rules would
   // say about the half-substituted text would only repeat it.
   const envBroken = new Set<string>();
+  // Messages written once the secrets are known (see `EnvNumberProblem`).
+  const envNumbers: [Issue, (scrub: (text: string) => string) => string][] = [];
   const envOrigins = substituteEnvInDocument(
     source.doc.contents,
     options.env,
     (node, path, problem) => {
       envBroken.add(formatConfigPath(path));
       const loc = source.position(node.range?.[0] ?? 0);
-      issues.push({
-        code: problem.code,
-        file,
-        ...loc,
-        path: shownPath(path),
-        message: problem.message,
-      });
+      const issue: Issue = { code: problem.code, file, ...loc, path: shownPath(path), message: '' };
+      if (typeof problem.message === 'string') issue.message = problem.message;
+      else envNumbers.push([issue, problem.message]);
+      issues.push(issue);
     },
   );
   let data: unknown;
@@ -230,6 +229,7 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
   // Messages quote values, which `${VAR}` may have filled with secrets: scrubbed before they are
   // cut, as the caller's scrub after the cut would miss a secret's first few characters.
   const scrub = createScrubber([...writtenConfigSecrets(data), ...secretsInEnv(options.env)]).text;
+  for (const [issue, message] of envNumbers) issue.message = message(scrub);
   for (const problem of schemaProblems(checkConfigSchema(data), data, { scrub })) report(problem);
   const locate = (path: ConfigPath): Loc => source.locate(path);
   for (const problem of checkRules(data, { builtins: options.builtins, locate, scrub }))
