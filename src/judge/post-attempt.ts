@@ -128,7 +128,7 @@ export async function postAttempt(
         message:
           outcome.text.trim() === ''
             ? `POST ${where} answered ${status} with an empty body, where JSON was expected`
-            : `POST ${where} answered ${status} with a body that is not JSON${errorDetail(raw)}`,
+            : `POST ${where} answered ${status} with a body that is not JSON${errorDetail(raw, settings.scrub)}`,
         status,
         raw,
       },
@@ -243,7 +243,7 @@ export async function requestAttempt(
     const usage = reportedUsage(jsonOrUndefined(text));
     const error: JudgeError = {
       code: 'judge.http',
-      message: `${method} ${scrub(url)} answered ${response.status}${errorDetail(clean)}`,
+      message: `${method} ${scrub(url)} answered ${response.status}${errorDetail(text, scrub)}`,
       status: response.status,
       raw: clean.slice(0, RAW_LIMIT),
       ...(usage !== undefined ? { usage } : {}),

@@ -163,17 +163,23 @@ export function cachedEmbeddings(value: unknown, count: number): EmbedPayload | 
   };
 }
 
-/** `: <message>` from an OpenAI-style `{ error: { message } }` body, else a short excerpt. */
-export function errorDetail(text: string): string {
+/**
+ * `: <message>` from an OpenAI-style `{ error: { message } }` body, else a short excerpt; either
+ * scrubbed with `scrub` before it is put on one line and cut. The message is scrubbed once
+ * decoded, whatever the body was scrubbed with before: a server may escape characters a JSON
+ * string need not escape (PHP writes `/` as `\/`, others `A` as `\u0041`), which hides a secret
+ * from a scrub of the body's text, and decoding gives it back whole.
+ */
+export function errorDetail(text: string, scrub: (text: string) => string): string {
   try {
     const json = JSON.parse(text) as unknown;
     if (isRecord(json) && isRecord(json.error) && typeof json.error.message === 'string') {
-      return `: ${oneLine(json.error.message).slice(0, 300)}`;
+      return `: ${oneLine(scrub(json.error.message)).slice(0, 300)}`;
     }
   } catch {
     // not JSON: fall through to the excerpt
   }
-  const excerpt = oneLine(text).slice(0, 200);
+  const excerpt = oneLine(scrub(text)).slice(0, 200);
   return excerpt === '' ? '' : `: ${excerpt}`;
 }
 

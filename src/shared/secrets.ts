@@ -5,6 +5,7 @@
  * Servers echo them (in errors and in answers) and programs print them, so every case result,
  * cache entry and error text is scrubbed before anything is cut to length or written.
  */
+import { scrubEscaped } from './escaped-secrets.ts';
 import { oneLine } from './one-line.ts';
 import { hasTemplates, literalValue } from './templates.ts';
 
@@ -204,7 +205,10 @@ export function createScrubber(secrets: Iterable<string>): Scrubber {
   for (const value of values) {
     for (const written of [value, ...oneLineForms(value)]) {
       forms.add(written);
-      forms.add(JSON.stringify(written).slice(1, -1));
+      const escaped = JSON.stringify(written).slice(1, -1);
+      forms.add(escaped);
+      // PHP's json_encode, by default, also writes `/` as `\/` (a key's base64 holds `/`).
+      if (escaped.includes('/')) forms.add(escaped.replaceAll('/', '\\/'));
       forms.add(encodeURIComponent(written));
     }
     for (const form of base64Forms(value)) encoded.add(form);
@@ -215,7 +219,8 @@ export function createScrubber(secrets: Iterable<string>): Scrubber {
   const replaceAll = (text: string): string => {
     let out = text;
     for (const form of all) if (out.includes(form)) out = out.split(form).join(REDACTED);
-    return out;
+    // A secret written with escapes JSON does not need (`\u0041`), which decoding gives back.
+    return scrubEscaped(out, values, REDACTED);
   };
   return {
     empty: false,
