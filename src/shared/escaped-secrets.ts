@@ -18,21 +18,47 @@ const SIMPLE: Readonly<Record<string, string>> = {
   t: '\t',
 };
 
-/** An escape that may hide a secret from a scrub of the text as written. */
-const HIDING_ESCAPE = /\\(?:u[0-9a-fA-F]{4}|\/)/;
+/** The escapes that may hide a secret from a scrub of the text as written. */
+const ESCAPES = /\\(?:u([0-9a-fA-F]{4})|\/)/g;
 
 /**
- * `text` with each of `values` that its JSON escapes decode to replaced by `replacement` where
- * it is written; `text` itself when it holds no `\uXXXX` or `\/` escape.
+ * A scrub of the secrets `values` spelled with escapes: `text` with each of them that its JSON
+ * escapes decode to replaced by `replacement` where it is written. `text` itself, not decoded,
+ * unless an escape stands for a character of a secret: JSON.stringify's own `\u001b` (an
+ * output's colours) in a whole results file costs a scan, not a decoding.
  */
-export function scrubEscaped(text: string, values: readonly string[], replacement: string): string {
-  if (!HIDING_ESCAPE.test(text)) return text;
+export function escapedSecretsScrub(
+  values: readonly string[],
+  replacement: string,
+): (text: string) => string {
+  const chars = new Set([...values.join('')]);
+  const longestFirst = [...values].sort((a, b) => b.length - a.length);
+  const hides = (text: string): boolean => {
+    for (const [, hex] of text.matchAll(ESCAPES)) {
+      if (chars.has(hex === undefined ? '/' : String.fromCharCode(Number.parseInt(hex, 16)))) {
+        return true;
+      }
+    }
+    return false;
+  };
+  return (text) =>
+    text.includes('\\') && hides(text) ? replaceDecoded(text, longestFirst, replacement) : text;
+}
+
+/** `text` decoded, each of `longestFirst` found there replaced where it is written. */
+
+function replaceDecoded(
+  text: string,
+  longestFirst: readonly string[],
+  replacement: string,
+): string {
   // The decoded text, and where each of its characters starts in `text` (one more at the end).
   let decoded = '';
-  const starts: number[] = [];
+  const starts = new Uint32Array(text.length + 1);
+  let count = 0;
   let i = 0;
   while (i < text.length) {
-    starts.push(i);
+    starts[count++] = i;
     const next = text[i + 1] ?? '';
     if (text[i] === '\\' && next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
       decoded += String.fromCharCode(Number.parseInt(text.slice(i + 2, i + 6), 16));
@@ -45,10 +71,10 @@ export function scrubEscaped(text: string, values: readonly string[], replacemen
       i += 1;
     }
   }
-  starts.push(text.length);
+  starts[count] = text.length;
   // The spans of `text` to replace, longest secret first (one that holds another goes whole).
   const spans: [number, number][] = [];
-  for (const value of [...values].sort((a, b) => b.length - a.length)) {
+  for (const value of longestFirst) {
     for (let at = decoded.indexOf(value); at !== -1; at = decoded.indexOf(value, at + 1)) {
       const from = starts[at] ?? 0;
       const to = starts[at + value.length] ?? text.length;

@@ -5,7 +5,7 @@
  * Servers echo them (in errors and in answers) and programs print them, so every case result,
  * cache entry and error text is scrubbed before anything is cut to length or written.
  */
-import { scrubEscaped } from './escaped-secrets.ts';
+import { escapedSecretsScrub } from './escaped-secrets.ts';
 import { oneLine } from './one-line.ts';
 import { hasTemplates, literalValue } from './templates.ts';
 
@@ -216,11 +216,12 @@ export function createScrubber(secrets: Iterable<string>): Scrubber {
   const ordered = [...forms].sort((a, b) => b.length - a.length);
   // Every form, longest first, so a form that contains another is replaced whole.
   const all = [...new Set([...forms, ...encoded])].sort((a, b) => b.length - a.length);
+  const escaped = escapedSecretsScrub(values, REDACTED);
   const replaceAll = (text: string): string => {
     let out = text;
     for (const form of all) if (out.includes(form)) out = out.split(form).join(REDACTED);
     // A secret written with escapes JSON does not need (`\u0041`), which decoding gives back.
-    return scrubEscaped(out, values, REDACTED);
+    return escaped(out);
   };
   return {
     empty: false,
