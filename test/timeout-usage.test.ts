@@ -115,8 +115,8 @@ describe('a call stopped by its signal', () => {
     const usage = callUsage(result, 'small', PRICES);
     assert.equal(usage.calls, 1);
     assert.equal('retries' in usage, false);
-    // The call's time, from its attempt's start to the abort: within the time it was awaited, and
-    // most of the 150 ms (a loaded machine may start the attempt late, so not a fixed floor).
+    // The call's time, from its attempt's start to the abort: within the time it was awaited (a
+    // loaded machine may start the attempt late, so no fixed floor near the 150 ms).
     assert.ok(
       usage.latencyMs > 0 && usage.latencyMs <= elapsed + 1 && usage.latencyMs < 2000,
       `${usage.latencyMs} of ${elapsed}`,
