@@ -10,11 +10,15 @@ import type { ResultsArtifact, RunPlan, RunResult } from '../types/index.ts';
 /** The plan a suite's runs are summarised and gated with. */
 export function planOf(spec: SuiteSpec): RunPlan {
   const agreement = agreementOf(spec.evaluators);
+  const scorers = spec.evaluators.flatMap((e): [string, string][] =>
+    e.scorer === undefined ? [] : [[e.id, e.scorer]],
+  );
   return {
     evaluators: spec.evaluators.map((e) => e.id),
     trials: spec.trials ?? 1,
     gate: spec.gate,
     ...(agreement !== undefined ? { agreement } : {}),
+    ...(scorers.length > 0 ? { scorers: Object.fromEntries(scorers) } : {}),
     ...(typeof spec.pass === 'function' ? { pass: 'function' as const } : {}),
   };
 }

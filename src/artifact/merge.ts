@@ -22,6 +22,7 @@ import { canonicalJson } from '../shared/canonical-json.ts';
 import type { CaseResult, ResultsArtifact, RunPlan, RunResult } from '../types/index.ts';
 import { groupBy } from '../shared/group-by.ts';
 import { checkShardTagFilters } from '../plan/tag-filter.ts';
+import { scorersWhereAllRecord } from './plan-scorers.ts';
 
 /** A value, or every problem found on the way to it. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[] };
@@ -89,7 +90,7 @@ export function combineRun(
     }
   }
 
-  const plans = pieces.map((p) => p.run.plan);
+  const plans = scorersWhereAllRecord(pieces.map((p) => p.run.plan));
   const plan = plans[0];
   const unplanned = pieces.filter((p) => p.run.plan === undefined).map((p) => p.from);
   if (plan === undefined || unplanned.length > 0) {
@@ -180,6 +181,8 @@ function describePlanDifference(a: RunPlan, b: RunPlan): string {
   }
   // Absent: all or any, or a shard of an evalgate that did not record it (recorded-pass.ts).
   if (a.pass !== b.pass) return `pass: ${a.pass ?? 'unrecorded'} vs ${b.pass ?? 'unrecorded'}`;
+  if (canonicalJson(a.scorers ?? null) !== canonicalJson(b.scorers ?? null))
+    return 'evaluators scored by other scorers';
   return 'different gate rules';
 }
 

@@ -272,6 +272,7 @@ async function loadEvaluator(
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(ev.when !== undefined ? { when: ev.when } : {}),
     ...(ev.agreement !== undefined ? { agreement: agreementSpec(ev, ev.agreement.column) } : {}),
+    scorer: scorerOf(ev),
     evaluateTestCase: ev.not
       ? (args) => negated(within(() => (callee ?? inner).evaluateTestCase(args)))
       : (args) => within(() => (callee ?? inner).evaluateTestCase(args)),
@@ -281,6 +282,17 @@ async function loadEvaluator(
     ok: true,
     value: { evaluator, warnings: [...(warning ? [warning] : []), ...sdkWarnings] },
   };
+}
+
+/**
+ * What computes an evaluator's score, for a comparison to tell one id given another scorer: the
+ * built-in, or a module's export by name (`module export Concise`), so a module moved to another
+ * file is still the same scorer; `not ` first when its score is inverted.
+ */
+function scorerOf(ev: EvaluatorConfig): string {
+  const name =
+    ev.kind === 'builtin' ? ev.use : `module export ${parseModuleSpec(ev.use, '.').exportName}`;
+  return ev.not ? `not ${name}` : name;
 }
 
 /** `evaluator` when it is one of the SDK's classes that take a judge context, else undefined. */

@@ -1,5 +1,5 @@
 import type { GateCondition, ResultsArtifact } from '../types/index.ts';
-import type { Comparison, RowTest, RunComparison } from '../types/comparison.ts';
+import type { Comparison, ReplacedScorer, RowTest, RunComparison } from '../types/comparison.ts';
 import { runKey } from '../shared/run-key.ts';
 import { formatMean, formatPercent } from '../shared/format-numbers.ts';
 import { formatKappa, formatScoreChange, signed } from '../shared/format-change.ts';
@@ -111,16 +111,35 @@ export function missingEvaluatorsText(
   run: RunComparison,
   removed: readonly string[],
 ): string | undefined {
-  const missing = missingEvaluators(run, removed);
-  if (missing.length === 0) return undefined;
+  const replaced = (run.evaluatorsReplaced ?? []).filter((r) => !removed.includes(r.evaluator));
+  const swapped = new Set(replaced.map((r) => r.evaluator));
+  const missing = missingEvaluators(run, removed).filter((id) => !swapped.has(id));
+  const texts = replaced.map(replacedText);
+  if (missing.length > 0) texts.unshift(goneText(run, missing, swapped));
+  return texts.length === 0 ? undefined : texts.join('; ');
+}
+
+/** The baseline's evaluators `missing` from the run, naming the new ones (a rename: one of each). */
+function goneText(run: RunComparison, missing: readonly string[], swapped: Set<string>): string {
   const names = missing.map((id) => JSON.stringify(id)).join(', ');
   const one = missing.length === 1;
-  const added = run.evaluatorsOnlyInHead.filter((id) => id !== PASS_CONDITION_EVALUATOR);
+  const added = run.evaluatorsOnlyInHead.filter(
+    (id) => id !== PASS_CONDITION_EVALUATOR && !swapped.has(id),
+  );
   const renamed =
     added.length === 0
       ? ''
       : ` (${added.map((id) => JSON.stringify(id)).join(', ')} ${added.length === 1 ? 'is' : 'are'} new in this run: renamed?)`;
   return `evaluator${one ? '' : 's'} ${names} of the baseline ${one ? 'is' : 'are'} not in this run${renamed}, so nothing was compared with ${one ? 'it' : 'them'}; if that is intended, list ${one ? 'it' : 'them'} in the suite's gate.removedEvaluators`;
+}
+
+/**
+ * An id kept for another scorer: its scores measure something else, so nothing was compared with
+ * the baseline's, and a pull request could otherwise swap a strict check for a lenient one.
+ */
+function replacedText({ evaluator, base, head }: ReplacedScorer): string {
+  const id = JSON.stringify(evaluator);
+  return `evaluator ${id} is scored by ${head} in this run and was scored by ${base} in the baseline, so nothing was compared with it (another scorer's scores are no change of behaviour); if that is intended, give the new evaluator a new id and list ${id} in the suite's gate.removedEvaluators`;
 }
 
 /** The evaluators of the baseline's run that `run` lacks and `removed` does not list. */

@@ -112,6 +112,9 @@ export function testRuns(pairings: readonly RunPairing[], settings: RowTestSetti
       agreement: pairing.agreement.map((row) => agreementRow(row, test)),
       evaluatorsOnlyInBase: pairing.evaluatorsOnlyInBase,
       evaluatorsOnlyInHead: pairing.evaluatorsOnlyInHead,
+      ...(pairing.evaluatorsReplaced === undefined
+        ? {}
+        : { evaluatorsReplaced: pairing.evaluatorsReplaced }),
       cases: pairing.cases,
       ...(pairing.incomplete === undefined ? {} : { incomplete: pairing.incomplete }),
       ...(pairing.verdicts === undefined ? {} : { verdicts: pairing.verdicts }),

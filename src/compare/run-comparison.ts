@@ -5,7 +5,7 @@
  * knows how many rows it tests together.
  */
 import type { AgreementSummary, CaseResult, Params, RunResult, Verdict } from '../types/index.ts';
-import type { CaseChanges, CaseCount, CaseRef } from '../types/comparison.ts';
+import type { CaseChanges, CaseCount, CaseRef, ReplacedScorer } from '../types/comparison.ts';
 import { pairVerdicts, type PairedVerdicts } from './kappa-change.ts';
 import { DEFAULT_MIN_DETECTABLE_EFFECT } from './power.ts';
 import { caseLabel } from '../shared/case-label.ts';
@@ -63,6 +63,8 @@ export interface RunPairing {
   agreement: PairedAgreement[];
   evaluatorsOnlyInBase: string[];
   evaluatorsOnlyInHead: string[];
+  /** Ids in both runs whose scorer changed: listed on both sides above, never compared. */
+  evaluatorsReplaced?: ReplacedScorer[];
   cases: CaseChanges;
   /** Present when a side is incomplete: its finished and planned cases in this run. */
   incomplete?: { base?: CaseCount; head?: CaseCount };
@@ -154,7 +156,9 @@ export function pairRuns(
 
   const baseEvaluators = evaluatorIds(baseRun);
   const headEvaluators = evaluatorIds(headRun);
-  const shared = headEvaluators.filter((id) => baseEvaluators.includes(id));
+  const replaced = replacedScorers(baseRun, headRun);
+  const replacedIds = new Set(replaced.map((r) => r.evaluator));
+  const shared = headEvaluators.filter((id) => baseEvaluators.includes(id) && !replacedIds.has(id));
   const agreement: PairedAgreement[] = [];
   for (const evaluator of shared) {
     const base = baseRun.summary.evaluators[evaluator]?.agreement;
@@ -186,13 +190,35 @@ export function pairRuns(
       ...pairedRow(paired, (result) => scoreOf(result, evaluator)),
     })),
     agreement,
-    evaluatorsOnlyInBase: baseEvaluators.filter((id) => !headEvaluators.includes(id)),
-    evaluatorsOnlyInHead: headEvaluators.filter((id) => !baseEvaluators.includes(id)),
+    evaluatorsOnlyInBase: baseEvaluators.filter((id) => !shared.includes(id)),
+    evaluatorsOnlyInHead: headEvaluators.filter((id) => !shared.includes(id)),
+    ...(replaced.length > 0 ? { evaluatorsReplaced: replaced } : {}),
     cases,
     ...sideCounts(baseRun, headRun, incomplete),
     verdicts: { base: baseRun.verdict, head: headRun.verdict },
     ...(trialsAgreed(baseRun) && trialsAgreed(headRun) ? { trialsAgreed: true as const } : {}),
   };
+}
+
+/**
+ * The evaluators both runs have by id but score with another scorer (`use:` changed, or `not:`
+ * added or dropped), as both plans record it: the scores of another scorer are not a change of
+ * behaviour, so such an id is compared with nothing, as a rename is (a pull request that swapped
+ * `is-equals` for a scorer that always gives 1 would otherwise show its broken answers
+ * `unchanged`). A side that recorded no scorers (an earlier evalgate, `runTestSuite`) says
+ * nothing, and the id is compared as before.
+ */
+function replacedScorers(baseRun: RunResult, headRun: RunResult): ReplacedScorer[] {
+  const before = baseRun.plan?.scorers;
+  const now = headRun.plan?.scorers;
+  if (before === undefined || now === undefined) return [];
+  return Object.keys(now).flatMap((evaluator) => {
+    const base = before[evaluator];
+    const head = now[evaluator];
+    return base === undefined || head === undefined || base === head
+      ? []
+      : [{ evaluator, base, head }];
+  });
 }
 
 /**

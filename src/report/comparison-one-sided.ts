@@ -51,6 +51,11 @@ export function evaluatorsOnOneSide(run: RunComparison): ['BASE' | 'HEAD', strin
  * each, compared with nothing, which a reader of two separate lists may not see.
  */
 export function renamedNote(run: RunComparison): string {
+  const replaced = run.evaluatorsReplaced ?? [];
+  if (replaced.length > 0) {
+    const each = replaced.map((r) => `${r.evaluator}: ${r.base} \u2192 ${r.head}`).join(', ');
+    return ` (another scorer under the same id, not compared: ${each})`;
+  }
   return evaluatorsOnOneSide(run).length === 2
     ? ' (renamed? an evaluator is compared only with the same id)'
     : '';

@@ -276,6 +276,11 @@ export interface RunComparison extends RunRef {
   agreement: AgreementChange[];
   evaluatorsOnlyInBase: string[];
   evaluatorsOnlyInHead: string[];
+  /**
+   * Evaluators of both runs whose scorer changed (`use:`, `not:`): in both lists above and not
+   * compared, as a renamed one. Absent when none did, or a side recorded no scorers.
+   */
+  evaluatorsReplaced?: ReplacedScorer[];
   cases: CaseChanges;
   /** Present when a side's run is incomplete: that side's finished and planned cases in it. */
   incomplete?: { base?: CaseCount; head?: CaseCount };
@@ -292,6 +297,13 @@ export interface RunComparison extends RunRef {
    * on a side says nothing of how repeatable it is).
    */
   trialsAgreed?: true;
+}
+
+/** An evaluator id whose scorer (as `RunPlan.scorers` records it) differs between the runs. */
+export interface ReplacedScorer {
+  evaluator: string;
+  base: string;
+  head: string;
 }
 
 /** How many rows (pass rate, evaluator and agreement rows, over every run) got each label. */

@@ -191,6 +191,8 @@ export interface EngineEvaluator<TCase = Record<string, unknown>, TOutput = unkn
   when?: { tags: readonly string[] };
   /** Compare its verdicts with the human labels in a testset column (`agreement:`). */
   agreement?: AgreementSpec;
+  /** What computes its score as the config names it (`is-equals`, `not ./e.ts#E`): see RunPlan. */
+  scorer?: string;
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Evaluation | Promise<Evaluation>;
 }
 
@@ -358,6 +360,8 @@ export interface RunPlan {
   gate: GateSpec;
   /** Evaluator id → where its verdicts are checked against people; absent when none is. */
   agreement?: Record<string, AgreementSpec>;
+  /** Evaluator id → its scorer (`use:`, with `not `): a changed one is not compared as the same. */
+  scorers?: Record<string, string>;
   /**
    * `function` when a `pass:` function decides each case: then never failed for `judged`.
    * `evaluators` (all or any) only where the config the artifact records would be read as naming
