@@ -149,6 +149,14 @@ const refused: { name: string; gate: unknown; path: string; message: RegExp }[] 
     path: 'gate.removedEvaluators',
     message: /gate\.removedEvaluators must be a list of distinct evaluator ids, got "tone" twice$/,
   },
+  // evals.yaml refuses these as config errors (removed-rule.ts); the SDK accepted them.
+  {
+    name: 'a removed evaluator that is still an evaluator of the suite (the new id of a rename)',
+    gate: { regressions: 'block', removedEvaluators: ['friendly'] },
+    path: 'gate.removedEvaluators[0]',
+    message:
+      /gate\.removedEvaluators\[0\]: expected the id of an evaluator this suite no longer has, found "friendly", an evaluator of this suite \(evaluators\[0\]\): list the id the evaluator had in the baseline/,
+  },
   {
     name: 'a removed evaluator that is no id',
     gate: { removedEvaluators: ['tone', ''] },
@@ -169,6 +177,27 @@ describe('runTestSuite checks its gate before the run', () => {
       assert.match(error.message, row.message);
     });
   }
+
+  it('refuses a removed grid value the grid still has (0 and "0" alike), and runs one it lacks', async () => {
+    const calls = { n: 0 };
+    const args = (removed: unknown[]): RunTestSuiteArgs<Case, string> => ({
+      ...suite(calls, { regressions: 'block', removedGridValues: { model: removed } }),
+      gridSearchParams: { model: ['small', 0] },
+    });
+    const error: unknown = await runTestSuite(args(['large', '0'])).catch((e: unknown) => e);
+    assert.ok(error instanceof UsageError, `refused, not ${String(error)}`);
+    assert.equal(calls.n, 0, 'nothing ran');
+    assert.deepEqual(
+      error.issues.map((issue) => [issue.code, issue.path]),
+      [['sdk.argument', 'gate.removedGridValues.model[1]']],
+    );
+    assert.match(
+      error.message,
+      /gate\.removedGridValues\.model\[1\]: expected a value of model this suite's grid no longer has, found "0", a value of its grid \(gridSearchParams\.model\[1\]\)/,
+    );
+    const ran = await runTestSuite(args(['large']));
+    assert.equal(ran.verdict, 'pass');
+  });
 
   it('still runs a gate that is what it must be, and judges it', async () => {
     assert.equal(

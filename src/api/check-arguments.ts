@@ -20,7 +20,7 @@ import {
 } from '../evaluators/call-form.ts';
 import { caseHashProblems, type TestCases } from './check-case-hash.ts';
 import { sdkArgumentHint } from './sdk-arguments.ts';
-import { gateProblems } from './check-gate.ts';
+import { gateProblems, removedStillHereProblems } from './check-gate.ts';
 import { gridProblems } from './check-grid.ts';
 import { baselinesProblems, judgeProblems } from './check-judge.ts';
 import { isPlainObject, isRecord } from '../shared/is-record.ts';
@@ -124,6 +124,7 @@ export function argumentIssues(
   }
   for (const { path, message } of [
     ...gateProblems(args.gate, evaluatorIds(args.evaluators), scrub),
+    ...removedStillHereProblems(args.gate, evaluatorIds(args.evaluators), args.gridSearchParams),
     ...judgeProblems(args.judge, scrub),
     ...baselinesProblems(args.baselinesDir, args.updateBaselines, scrub),
   ]) {

@@ -10,6 +10,7 @@ import { closestMatch } from '../config/did-you-mean.ts';
 import { impossibleRange } from '../config/threshold.ts';
 import { checkThreshold } from '../run/evaluation.ts';
 import { describeValue } from '../shared/errors.ts';
+import { gridValueText } from '../shared/grid-value-text.ts';
 import schema from '../../schemas/evals.schema.json' with { type: 'json' };
 
 /** `regressions` and `minDetectableEffect` as evals.yaml's schema allows them. */
@@ -159,6 +160,50 @@ function removedEvaluatorsProblem(
     return `${at} a list of distinct evaluator ids, got ${JSON.stringify(twice)} twice`;
   }
   return undefined;
+}
+
+/**
+ * The entries of `gate.removedEvaluators` that are evaluators of this suite, and of
+ * `gate.removedGridValues` that its `gridSearchParams` still has under that key, as evals.yaml
+ * refuses them: each accepts nothing (the id or value is still here, so it was never gone) and
+ * is most likely the new name where the baseline's old one belongs, so a rename the author
+ * meant to accept would fail `regressions: block` with a message that says to do what was done.
+ * Values compare as `--grid` and the gate read them: `0` and `"0"` are one value.
+ */
+export function removedStillHereProblems(
+  gate: unknown,
+  evaluatorIds: readonly string[] | null,
+  grid: unknown,
+): GateProblem[] {
+  if (!isRecord(gate)) return [];
+  const problems: GateProblem[] = [];
+  const { removedEvaluators: ids, removedGridValues: values } = gate;
+  if (Array.isArray(ids) && evaluatorIds !== null) {
+    ids.forEach((id: unknown, i) => {
+      if (typeof id !== 'string' || !evaluatorIds.includes(id)) return;
+      const at = `gate.removedEvaluators[${i}]`;
+      problems.push({
+        path: at,
+        message: `${at}: expected the id of an evaluator this suite no longer has, found ${JSON.stringify(id)}, an evaluator of this suite (evaluators[${evaluatorIds.indexOf(id)}]): list the id the evaluator had in the baseline (a renamed evaluator's old id), or drop the entry`,
+      });
+    });
+  }
+  if (!isRecord(values) || !isRecord(grid)) return problems;
+  for (const [key, list] of Object.entries(values)) {
+    const current = grid[key];
+    if (!Array.isArray(list) || !Array.isArray(current)) continue;
+    const texts = current.map((value) => gridValueText(value));
+    list.forEach((value: unknown, i) => {
+      const found = texts.indexOf(gridValueText(value));
+      if (found === -1) return;
+      const at = `gate.removedGridValues.${key}[${i}]`;
+      problems.push({
+        path: at,
+        message: `${at}: expected a value of ${key} this suite's grid no longer has, found ${JSON.stringify(value)}, a value of its grid (gridSearchParams.${key}[${found}]): list the value ${key} had in the baseline (a renamed value's old spelling), or drop the entry`,
+      });
+    });
+  }
+  return problems;
 }
 
 /** `"a", "b" or "c"`. */
