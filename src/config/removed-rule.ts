@@ -24,17 +24,13 @@ export function checkRemovedSuites(
   context: Locator,
   add: Add,
 ): void {
-  if (!Array.isArray(removed)) return;
-  removed.forEach((id: unknown, index) => {
-    if (typeof id !== 'string') return;
-    const at = suiteIds.get(id);
-    if (at === undefined) return;
+  eachIdStillHad(removed, suiteIds, (id, index, at) =>
     add(
       'removed-suites.in-config',
       ['removedSuites', index],
       `expected the id of a suite this config no longer has, found ${JSON.stringify(id)}, a suite of this config (${place(['suites', at, 'id'], context)}): list the id the suite had in the baseline (a renamed suite's old id), or drop the entry`,
-    );
-  });
+    ),
+  );
 }
 
 /**
@@ -48,17 +44,13 @@ export function checkRemovedEvaluators(
   context: Locator,
   add: Add,
 ): void {
-  if (!Array.isArray(removed)) return;
-  removed.forEach((id: unknown, index) => {
-    if (typeof id !== 'string') return;
-    const at = evaluators.get(id);
-    if (at === undefined) return;
+  eachIdStillHad(removed, evaluators, (id, index, at) =>
     add(
       'removed-evaluators.in-config',
       [...path, index],
       `expected the id of an evaluator this suite no longer has, found ${JSON.stringify(id)}, an evaluator of this suite (${place(at, context)}): list the id the evaluator had in the baseline (a renamed evaluator's old id), or drop the entry`,
-    );
-  });
+    ),
+  );
 }
 
 /**
@@ -89,6 +81,23 @@ export function checkRemovedGridValues(
       );
     });
   }
+}
+
+/**
+ * Calls `report` for each id of a removal list that `had` still maps to a place in this config;
+ * a list that is no array, and entries that are no strings, are the schema's to report.
+ */
+function eachIdStillHad<At>(
+  removed: unknown,
+  had: ReadonlyMap<string, At>,
+  report: (id: string, index: number, at: At) => void,
+): void {
+  if (!Array.isArray(removed)) return;
+  removed.forEach((id: unknown, index) => {
+    if (typeof id !== 'string') return;
+    const at = had.get(id);
+    if (at !== undefined) report(id, index, at);
+  });
 }
 
 function place(path: ConfigPath, context: Locator): string {
