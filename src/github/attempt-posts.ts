@@ -4,10 +4,8 @@
  * pass is this leg's own only when no other leg of the job posted that name in that attempt.
  */
 import { parseOrigin, type CheckRunOrigin } from './check-run-origin.ts';
+import { listCheckRunsNamed } from './check-runs-named.ts';
 import type { Octokit } from './octokit.ts';
-
-/** Check runs of one name read: one page; past it, the count is not known. */
-const PER_PAGE = 100;
 
 /**
  * The number of check runs named `name` on `sha` whose `external_id` names `of`'s workflow run,
@@ -16,19 +14,13 @@ const PER_PAGE = 100;
  */
 export async function postsOfAttempt(
   octokit: Octokit,
-  { owner, repo }: { owner: string; repo: string },
+  target: { owner: string; repo: string },
   query: { name: string; sha: string },
   of: CheckRunOrigin,
 ): Promise<number | null> {
   try {
-    const { data } = await octokit.rest.checks.listForRef({
-      owner,
-      repo,
-      ref: query.sha,
-      check_name: query.name,
-      filter: 'all',
-      per_page: PER_PAGE,
-    });
+    // One page is read; past it, the count is not known.
+    const { data } = await listCheckRunsNamed(octokit, target, { ...query, filter: 'all' });
     if (data.total_count > data.check_runs.length) return null;
     return data.check_runs.filter((run) => {
       const posted = parseOrigin(run.external_id);

@@ -14,6 +14,7 @@ import { externalId, parseOrigin, type CheckRunOrigin } from './check-run-origin
 import { httpStatus, toReportingFailure } from './errors.ts';
 import type { ReportingFailure } from './errors.ts';
 import type { Annotation } from '../report/annotations.ts';
+import { CHECK_RUNS_PER_PAGE, listCheckRunsNamed } from './check-runs-named.ts';
 import type { Octokit } from './octokit.ts';
 import { tokenUser } from './token-user.ts';
 
@@ -208,7 +209,6 @@ async function refusedCheckRun(
  * unless a suite made several.
  */
 const MAX_LOOKUP_PAGES = 10;
-const PER_PAGE = 100;
 
 /**
  * The check run an earlier attempt of a create made, found among the commit's check runs of that
@@ -224,7 +224,7 @@ const PER_PAGE = 100;
  */
 async function findCreated(
   octokit: Octokit,
-  { owner, repo }: CheckRunTarget,
+  target: CheckRunTarget,
   run: CheckRunReport,
   stamp: string,
 ): Promise<{ id: number; html_url: string | null } | null> {
@@ -234,13 +234,10 @@ async function findCreated(
       cause === undefined ? undefined : { cause },
     );
   const read = async (page: number) => {
-    const { data, headers } = await octokit.rest.checks.listForRef({
-      owner,
-      repo,
-      ref: run.headSha,
-      check_name: run.name,
+    const { data, headers } = await listCheckRunsNamed(octokit, target, {
+      name: run.name,
+      sha: run.headSha,
       filter: 'all',
-      per_page: PER_PAGE,
       page,
     });
     const found = data.check_runs.find((checkRun) => checkRun.external_id === stamp);
@@ -275,7 +272,7 @@ async function findCreated(
   }
   if (pages.length <= MAX_LOOKUP_PAGES - 1) return null;
   throw notKnown(
-    `the commit ${run.headSha.slice(0, 7)} has ${total.toLocaleString('en-US')} check runs named "${run.name}", and the first ${(MAX_LOOKUP_PAGES * PER_PAGE).toLocaleString('en-US')} read did not hold it`,
+    `the commit ${run.headSha.slice(0, 7)} has ${total.toLocaleString('en-US')} check runs named "${run.name}", and the first ${(MAX_LOOKUP_PAGES * CHECK_RUNS_PER_PAGE).toLocaleString('en-US')} read did not hold it`,
   );
 }
 
@@ -287,7 +284,7 @@ function lastPage(link: string | undefined, total: number): number {
   const last = /<([^>]+)>\s*;\s*rel="last"/.exec(link ?? '')?.[1];
   const page = last === undefined ? NaN : Number(/[?&]page=(\d+)/.exec(last)?.[1]);
   if (Number.isSafeInteger(page) && page >= 1) return page;
-  return Math.max(1, Math.ceil(total / PER_PAGE));
+  return Math.max(1, Math.ceil(total / CHECK_RUNS_PER_PAGE));
 }
 
 /**
@@ -338,20 +335,13 @@ export interface PassedCheckRun {
  */
 export async function passedCheckRun(
   octokit: Octokit,
-  { owner, repo }: CheckRunTarget,
+  target: CheckRunTarget,
   query: { name: string; sha: string; exceptId?: number },
 ): Promise<PassedCheckRun | null> {
   try {
-    const { data } = await octokit.rest.checks.listForRef({
-      owner,
-      repo,
-      ref: query.sha,
-      check_name: query.name,
-      // The newest check run of the name, as a required check reads it: an older pass that a
-      // later failure replaced is no report to stand down for.
-      filter: 'latest',
-      per_page: PER_PAGE,
-    });
+    // The newest check run of the name, as a required check reads it: an older pass that a
+    // later failure replaced is no report to stand down for.
+    const { data } = await listCheckRunsNamed(octokit, target, { ...query, filter: 'latest' });
     const passed = data.check_runs.find(
       (run) =>
         run.id !== query.exceptId &&
