@@ -9,9 +9,6 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { runTestSuite } from '../src/api/run-test-suite.ts';
 import {
   BaseAssertions,
   BaseIsEquals,
@@ -20,12 +17,7 @@ import {
   BaseRagasResponseRelevancy,
 } from '../src/index.ts';
 import { createJudgeClient } from '../src/judge/client.ts';
-import { UsageError } from '../src/shared/errors.ts';
-import type { TestEvaluator } from '../src/types/index.ts';
-import { repoRoot, scratch, writeFiles } from './helpers/cli.ts';
-import { runInProcess } from './helpers/in-process.ts';
-
-const TESTING = pathToFileURL(join(repoRoot, 'src', 'testing.ts')).href;
+import { assertRefusedFromEvalsYaml, refusalOrScore, TESTING } from './helpers/sdk-refusal.ts';
 
 interface Case {
   input: string;
@@ -91,83 +83,44 @@ class PortedRelevancy extends BaseRagasResponseRelevancy<Case, string> {
   }
 }
 
-async function outcome(evaluator: object): Promise<string> {
-  let calls = 0;
-  try {
-    const result = await runTestSuite<Case, string>({
-      id: 's',
-      testCases: [{ input: 'hello world', expected: 'hello world' }],
-      testCaseHash: ['input'],
-      fn: ({ testCase }) => {
-        calls++;
-        return testCase.input;
-      },
-      evaluators: [evaluator as TestEvaluator<Case, string>],
-      quiet: true,
-      setExitCode: false,
-    });
-    const evaluations = result.runs.flatMap((r) => r.cases.flatMap((c) => c.evaluations));
-    return `ran ${calls}, passed ${evaluations.filter((e) => e.passed === true).length}`;
-  } catch (error) {
-    assert.ok(error instanceof UsageError, String(error));
-    assert.equal(calls, 0, 'no case ran');
-    return error.message;
-  }
-}
-
 describe('an out-of-box class without a mapper it calls on every case', () => {
   it('is refused from runTestSuite before any case, naming the method to write', async () => {
     assert.equal(
-      await outcome(new NoTestCaseMapper()),
+      await refusalOrScore(new NoTestCaseMapper()),
       'runTestSuite(s): evaluators[0] (NoTestCaseMapper): NoTestCaseMapper has no testCaseMapper method, which every case calls: write testCaseMapper({ testCase })',
     );
     assert.equal(
-      await outcome(new NoRubric()),
+      await refusalOrScore(new NoRubric()),
       'runTestSuite(s): evaluators[0] (NoRubric): NoRubric has no evaluateAssertions method, which every case calls: write evaluateAssertions({ testCase, output })',
     );
     assert.equal(
-      await outcome(new NoReferenceContexts()),
+      await refusalOrScore(new NoReferenceContexts()),
       'runTestSuite(s): evaluators[0] (NoReferenceContexts): NoReferenceContexts has no referenceContextsMapper method, which every case calls: write referenceContextsMapper({ testCase })',
     );
   });
 
   it('is refused when the member is a field rather than a method, never quoting it', async () => {
     assert.equal(
-      await outcome(new MapperNotAMethod()),
+      await refusalOrScore(new MapperNotAMethod()),
       'runTestSuite(s): evaluators[0] (MapperNotAMethod): MapperNotAMethod.testCaseMapper is a string, not a method: write testCaseMapper({ testCase })',
     );
   });
 
   it('is refused from evals.yaml before any case, exit code 2', { timeout: 60_000 }, async () => {
-    const project = scratch();
-    writeFiles(project, {
-      'evals.yaml': `version: 1
-suites:
-  - id: s
-    testset: { cases: [{ input: hello, expected: hello, output: hello }] }
-    evaluators: [{ use: ./eq.mjs#IsEq }]
-`,
-      'eq.mjs': `import { BaseIsEquals } from ${JSON.stringify(TESTING)};
+    await assertRefusedFromEvalsYaml(
+      `import { BaseIsEquals } from ${JSON.stringify(TESTING)};
 export class IsEq extends BaseIsEquals {
   testCaseMapper({ testCase }) { return testCase.expected; }
 }
 `,
-    });
-    for (const command of [['validate'], ['run']]) {
-      const cli = await runInProcess(command, project);
-      assert.equal(cli.code, 2, cli.stderr);
-      assert.match(
-        cli.stderr,
-        /IsEq has no outputMapper method, which every case calls: write outputMapper\(\{ output \}\)/,
-      );
-      assert.doesNotMatch(cli.stderr, /is not a function/);
-    }
+      /IsEq has no outputMapper method, which every case calls: write outputMapper\(\{ output \}\)/,
+    );
   });
 });
 
 describe('a helper named like a member the class does not read', () => {
   it('is taken: the class runs and scores', async () => {
-    assert.equal(await outcome(new JsonWithHelpers()), 'ran 1, passed 1');
+    assert.equal(await refusalOrScore(new JsonWithHelpers()), 'ran 1, passed 1');
   });
 });
 

@@ -9,16 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { runTestSuite } from '../src/api/run-test-suite.ts';
 import { BaseAssertions, BaseIsEquals, BaseLLMJudge } from '../src/index.ts';
-import { UsageError } from '../src/shared/errors.ts';
-import type { TestEvaluator } from '../src/types/index.ts';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { repoRoot, scratch, writeFiles } from './helpers/cli.ts';
-import { runInProcess } from './helpers/in-process.ts';
-
-const TESTING = pathToFileURL(join(repoRoot, 'src', 'testing.ts')).href;
+import { assertRefusedFromEvalsYaml, refusalOrScore, TESTING } from './helpers/sdk-refusal.ts';
 
 interface Case {
   input: string;
@@ -72,76 +64,38 @@ class BothNames extends BaseIsEquals<Case, string> {
   }
 }
 
-async function outcome(evaluator: object): Promise<string> {
-  let calls = 0;
-  try {
-    await runTestSuite<Case, string>({
-      id: 's',
-      testCases: [{ input: 'hello world', expected: 'hello world' }],
-      testCaseHash: ['input'],
-      fn: ({ testCase }) => {
-        calls++;
-        return testCase.input;
-      },
-      evaluators: [evaluator as TestEvaluator<Case, string>],
-      quiet: true,
-      setExitCode: false,
-    });
-    return `ran ${calls}`;
-  } catch (error) {
-    assert.ok(error instanceof UsageError, String(error));
-    assert.equal(calls, 0, 'no case ran');
-    return error.message;
-  }
-}
-
 describe("an out-of-box class's mapper under its Python SDK name", () => {
   it('is refused from runTestSuite before any case, naming the method to write', async () => {
     assert.equal(
-      await outcome(new PortedIsEquals()),
+      await refusalOrScore(new PortedIsEquals()),
       "runTestSuite(s): evaluators[0] (PortedIsEquals): PortedIsEquals.test_case_mapper is the Python SDK's name, which is not called here: write testCaseMapper({ testCase })",
     );
     assert.equal(
-      await outcome(new PortedAssertions()),
+      await refusalOrScore(new PortedAssertions()),
       "runTestSuite(s): evaluators[0] (PortedAssertions): PortedAssertions.evaluate_assertions is the Python SDK's name, which is not called here: write evaluateAssertions({ testCase, output })",
     );
   });
 
   it("names score_choices, the judge's field, rather than saying scoreChoices is missing", async () => {
     assert.equal(
-      await outcome(new PortedJudge()),
+      await refusalOrScore(new PortedJudge()),
       "runTestSuite(s): evaluators[0] (PortedJudge): PortedJudge.score_choices is the Python SDK's name, which is not read here: write scoreChoices",
     );
   });
 
   it('a class that also has the TypeScript name runs', async () => {
-    assert.equal(await outcome(new BothNames()), 'ran 1');
+    assert.equal(await refusalOrScore(new BothNames()), 'ran 1, passed 1');
   });
 
   it('is refused from evals.yaml before any case, exit code 2', { timeout: 60_000 }, async () => {
-    const project = scratch();
-    writeFiles(project, {
-      'evals.yaml': `version: 1
-suites:
-  - id: s
-    testset: { cases: [{ input: hello, expected: hello, output: hello }] }
-    evaluators: [{ use: ./ported.mjs#IsEq }]
-`,
-      'ported.mjs': `import { BaseIsEquals } from ${JSON.stringify(TESTING)};
+    await assertRefusedFromEvalsYaml(
+      `import { BaseIsEquals } from ${JSON.stringify(TESTING)};
 export class IsEq extends BaseIsEquals {
   testCaseMapper({ testCase }) { return testCase.expected; }
   output_mapper({ output }) { return output; }
 }
 `,
-    });
-    for (const command of [['validate'], ['run']]) {
-      const cli = await runInProcess(command, project);
-      assert.equal(cli.code, 2, cli.stderr);
-      assert.match(
-        cli.stderr,
-        /IsEq\.output_mapper is the Python SDK's name, which is not called here: write outputMapper\(\{ output \}\)/,
-      );
-      assert.doesNotMatch(cli.stderr, /is not a function/);
-    }
+      /IsEq\.output_mapper is the Python SDK's name, which is not called here: write outputMapper\(\{ output \}\)/,
+    );
   });
 });

@@ -7,12 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { runTestSuite } from '../src/api/run-test-suite.ts';
 import { BaseTestEvaluator } from '../src/evaluators/base.ts';
 import { BaseAccuracy, BaseLLMJudge, BaseToxicity } from '../src/index.ts';
-import { UsageError } from '../src/shared/errors.ts';
 import type { Evaluation } from '../src/types/index.ts';
 import { runCli, scratch, writeFiles } from './helpers/cli.ts';
+import { refusalOrScore } from './helpers/sdk-refusal.ts';
 
 interface Case {
   input: string;
@@ -83,37 +82,17 @@ class PythonMethod {
   }
 }
 
-async function outcome(evaluator: BaseTestEvaluator<Case, string>): Promise<string> {
-  let calls = 0;
-  try {
-    await runTestSuite<Case, string>({
-      id: 's',
-      testCases: [{ input: 'Dear team, the report is attached.' }],
-      testCaseHash: ['input'],
-      fn: ({ testCase }) => {
-        calls++;
-        return testCase.input;
-      },
-      evaluators: [evaluator],
-      quiet: true,
-      setExitCode: false,
-    });
-    return `ran ${calls}`;
-  } catch (error) {
-    assert.ok(error instanceof UsageError, String(error));
-    assert.equal(calls, 0, 'no case ran');
-    return error.message;
-  }
-}
+/** The case every suite here runs: a polite line, which the tone class passes. */
+const POLITE = { input: 'Dear team, the report is attached.' };
 
 describe('an evaluator setting under its Python SDK name', () => {
   it('max_concurrency and num_overrides are refused from runTestSuite, naming the setting', async () => {
     assert.equal(
-      await outcome(new IsProfessionalTone()),
+      await refusalOrScore(new IsProfessionalTone(), POLITE),
       "runTestSuite(s): evaluators[0] (is-professional-tone): max_concurrency is the Python SDK's name of the setting, which is not read here: write maxConcurrency = 2",
     );
     assert.equal(
-      await outcome(new Examples()),
+      await refusalOrScore(new Examples(), POLITE),
       "runTestSuite(s): evaluators[0] (examples): num_overrides is the Python SDK's name of the setting, which is not read here: write numOverrides = 3",
     );
   });
@@ -122,28 +101,29 @@ describe('an evaluator setting under its Python SDK name', () => {
     const refused =
       "num_overrides is the Python SDK's name of the setting, which is not read here, and this judge class takes no override examples in evalgate (it refuses numOverrides above 0): leave num_overrides out, or extend BaseLLMJudge and show recentOverrides in makePrompt";
     assert.equal(
-      await outcome(new AccuracyExamples()),
+      await refusalOrScore(new AccuracyExamples(), POLITE),
       `runTestSuite(s): evaluators[0] (accuracy): ${refused}`,
     );
     assert.equal(
-      await outcome(new ToxicityExamples()),
+      await refusalOrScore(new ToxicityExamples(), POLITE),
       `runTestSuite(s): evaluators[0] (toxicity): ${refused}`,
     );
     assert.equal(
-      await outcome(new JudgeExamples()),
+      await refusalOrScore(new JudgeExamples(), POLITE),
       "runTestSuite(s): evaluators[0] (judge): num_overrides is the Python SDK's name of the setting, which is not read here: write numOverrides = 3",
     );
   });
 
   it('evaluate_test_case alone is named in the missing-method error', async () => {
     assert.equal(
-      await outcome(new PythonMethod() as unknown as BaseTestEvaluator<Case, string>),
+      await refusalOrScore(new PythonMethod(), POLITE),
       "runTestSuite(s): evaluators[0] has no evaluateTestCase method (evaluate_test_case is the Python SDK's name: write evaluateTestCase({ testCase, output }))",
     );
   });
 
   it('a class that also has the setting under its own name runs', async () => {
-    assert.equal(await outcome(new BothNames()), 'ran 1');
+    // Ran, not refused; with no threshold nothing is judged to pass, so only the run is asserted.
+    assert.match(await refusalOrScore(new BothNames(), POLITE), /^ran 1, passed \d+$/);
   });
 
   it('is refused from evals.yaml before any case, exit code 2', { timeout: 60_000 }, async () => {
