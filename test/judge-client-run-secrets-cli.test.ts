@@ -5,11 +5,11 @@
  * that registers the runs: the registry is shared through the process, not the module.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from './helpers/cli.ts';
 import { packageClientProject } from './helpers/package-client.ts';
+import { filesUnder, gatewayEvalsYaml } from './helpers/judge-client-secrets.ts';
 import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
 
 let server: OpenAiServer;
@@ -24,17 +24,7 @@ describe('a judge client made in code, under evals run', () => {
     server.setResponder(() => ({ content: `the key is ${RUN_SECRET}` }));
     const dir = packageClientProject(
       server.url,
-      [
-        'version: 1',
-        'defaults:',
-        `  judge: { model: m, baseUrl: "${server.url}", headers: { x-gateway: "\${GATEWAY_VALUE}" } }`,
-        'suites:',
-        '  - id: s',
-        '    testset: { path: rows.csv }',
-        '    function: ./fn.mjs#fn',
-        '    evaluators: [ { id: ok, use: is-equals, with: { expected: done } } ]',
-        '',
-      ].join('\n'),
+      gatewayEvalsYaml(server.url),
       "answer.ok ? 'done' : answer.error.message",
     );
     const r = await runCli(['run', '-o', 'out.json'], {
@@ -42,10 +32,7 @@ describe('a judge client made in code, under evals run', () => {
       env: { GATEWAY_VALUE: RUN_SECRET },
     });
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    const cacheDir = join(dir, 'cache');
-    const cached = readdirSync(cacheDir, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'));
+    const cached = filesUnder(join(dir, 'cache'));
     assert.equal(cached.length, 1, 'the answer is cached');
     assert.equal(cached[0]!.includes(RUN_SECRET), false, cached[0]);
     assert.match(cached[0]!, /the key is \[redacted\]/);

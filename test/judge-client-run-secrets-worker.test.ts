@@ -7,10 +7,16 @@
  * its threads load the package's `createJudgeClient` (lib/index.js), another copy of evalgate.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { repoRoot, runCli, scratch, writeFiles } from './helpers/cli.ts';
+import { runCli } from './helpers/cli.ts';
+import {
+  assertCutsKeepNoSecret,
+  filesUnder,
+  gatewayEvalsYaml,
+} from './helpers/judge-client-secrets.ts';
+import { linkedProject } from './helpers/package-client.ts';
 import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
 
 let server: OpenAiServer;
@@ -19,13 +25,6 @@ useOpenAiServer((s) => (server = s));
 const RUN_SECRET = 'Kc6Rv2Qm9Wt4Xs7Jb3Nf';
 /** Where the client cuts an error's detail. */
 const DETAIL_CHARS = 300;
-
-/** Every file under `dir`, read. */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'));
-}
 
 describe('a judge client made in code, in a worker thread', () => {
   it("scrubs the run's secrets before it cuts an error and before it caches", async () => {
@@ -40,23 +39,8 @@ describe('a judge client made in code, in a worker thread', () => {
         body: { error: { message: `${'x'.repeat(DETAIL_CHARS - kept)}${RUN_SECRET}` } },
       };
     });
-    const dir = scratch();
-    mkdirSync(join(dir, 'node_modules'));
-    symlinkSync(repoRoot, join(dir, 'node_modules', 'evalgate'), 'dir');
-    writeFiles(dir, {
-      'evals.yaml': [
-        'version: 1',
-        'defaults:',
-        `  judge: { model: m, baseUrl: "${server.url}", headers: { x-gateway: "\${GATEWAY_VALUE}" } }`,
-        'suites:',
-        '  - id: s',
-        '    testset: { path: rows.csv }',
-        '    function: ./fn.mjs#fn',
-        '    isolation: worker',
-        '    timeout: 30s',
-        '    evaluators: [ { id: ok, use: is-equals, with: { expected: done } } ]',
-        '',
-      ].join('\n'),
+    const dir = linkedProject({
+      'evals.yaml': gatewayEvalsYaml(server.url, ['isolation: worker', 'timeout: 30s']),
       'rows.csv': 'kept\n0\n1\n2\n3\n4\n5\n',
       // Made as a user would, in the thread, knowing its server and cache only.
       'fn.mjs': [
@@ -78,12 +62,7 @@ describe('a judge client made in code, in a worker thread', () => {
     assert.equal(r.code, 1, r.stdout + r.stderr);
     const artifact = readFileSync(join(dir, 'out.json'), 'utf8');
     assert.equal(artifact.includes('not in a worker thread'), false, artifact);
-    // Each error's detail: its run of `x`s, then what the cut kept of what followed.
-    const details = [...artifact.matchAll(/x{290,}([^"\\]*)/g)];
-    assert.ok(details.length >= 5, artifact);
-    for (const [whole, kept = ''] of details) {
-      assert.ok('[redacted]'.startsWith(kept), `kept "${kept}" of the secret: ${whole.slice(-20)}`);
-    }
+    assert.ok(assertCutsKeepNoSecret(artifact) >= 5, artifact);
     const cached = filesUnder(join(dir, 'cache'));
     assert.equal(cached.length, 1, 'the answer is cached');
     assert.equal(cached[0]!.includes(RUN_SECRET.slice(0, 6)), false, cached[0]);

@@ -7,12 +7,12 @@
  * before it cuts and before it caches.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runTestSuite } from '../src/api/run-test-suite.ts';
 import { createJudgeClient } from '../src/judge/client.ts';
 import { scratch } from './helpers/cli.ts';
+import { assertCutsKeepNoSecret, filesUnder, runAsking } from './helpers/judge-client-secrets.ts';
 import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
 
 let server: OpenAiServer;
@@ -33,13 +33,6 @@ before(() => {
 after(() => {
   delete process.env[ENV_NAME];
 });
-
-/** Every file under `dir`, read. */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'));
-}
 
 describe('a judge client made in code, during a run', () => {
   it('scrubs the run and environment secrets before it cuts an error and before it caches', async () => {
@@ -65,37 +58,19 @@ describe('a judge client made in code, during a run', () => {
         [1, 2, 3, 4, 5].map((kept) => ({ q: `error:${which}:${kept}` })),
       ),
     ];
-    const result = await runTestSuite({
+    const result = await runAsking(client, {
       id: 'own-client',
       testCases,
-      testCaseHash: ['q'],
       secrets: [RUN_SECRET],
-      quiet: true,
-      setExitCode: false,
       output: join(dir, 'out.json'),
-      fn: ({ testCase }: { testCase: { q: string } }) => testCase.q,
-      evaluators: [
-        {
-          id: 'asks',
-          evaluateTestCase: async ({ output }: { output: string }) => {
-            const answer = await client.chat({
-              model: 'm',
-              messages: [{ role: 'user', content: output }],
-            });
-            if (!answer.ok) throw new Error(answer.error.message);
-            return { score: 1, metadata: { said: answer.message.content } };
-          },
-        },
-      ],
-    } as never);
+      score: (answer) => {
+        if (!answer.ok) throw new Error(answer.error.message);
+        return { score: 1, metadata: { said: answer.message.content } };
+      },
+    });
     assert.ok(result);
     const artifact = readFileSync(join(dir, 'out.json'), 'utf8');
-    // Each error's detail: its run of `x`s, then what the cut kept of what followed.
-    const details = [...artifact.matchAll(/x{290,}([^"\\]*)/g)];
-    assert.equal(details.length, 10, artifact);
-    for (const [whole, kept = ''] of details) {
-      assert.ok('[redacted]'.startsWith(kept), `kept "${kept}" of a secret: ${whole.slice(-20)}`);
-    }
+    assert.equal(assertCutsKeepNoSecret(artifact), 10, artifact);
     assert.match(artifact, /the keys are \[redacted\] and \[redacted\]/);
     const cached = filesUnder(cacheDir);
     assert.equal(cached.length, 1, 'the one answer that was not an error is cached');

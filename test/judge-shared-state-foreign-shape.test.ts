@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
-import { runTestSuite } from '../src/api/run-test-suite.ts';
 import { createJudgeClient } from '../src/judge/client.ts';
 import { inTrial } from '../src/judge/trial-scope.ts';
 import { scratch } from './helpers/cli.ts';
+import { runAsking } from './helpers/judge-client-secrets.ts';
 import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
 
 let server: OpenAiServer;
@@ -33,33 +33,19 @@ afterEach(() => {
 });
 
 /** A run of one case whose evaluator asks a client made in code; what the client was told. */
-async function runAsking(content: string): Promise<string> {
-  const dir = scratch();
+async function runAskingOnce(content: string): Promise<string> {
   const client = createJudgeClient({ baseUrl: server.url, cacheDir: null, maxRetries: 0 });
   let said = '';
-  await runTestSuite({
+  await runAsking(client, {
     id: 'foreign',
     testCases: [{ q: content }],
-    testCaseHash: ['q'],
     secrets: [RUN_SECRET],
-    quiet: true,
-    setExitCode: false,
-    output: join(dir, 'out.json'),
-    fn: ({ testCase }: { testCase: { q: string } }) => testCase.q,
-    evaluators: [
-      {
-        id: 'asks',
-        evaluateTestCase: async ({ output }: { output: string }) => {
-          const answer = await client.chat({
-            model: 'm',
-            messages: [{ role: 'user', content: output }],
-          });
-          said = answer.ok ? String(answer.message.content) : answer.error.message;
-          return { score: 1 };
-        },
-      },
-    ],
-  } as never);
+    output: join(scratch(), 'out.json'),
+    score: (answer) => {
+      said = answer.ok ? String(answer.message.content) : answer.error.message;
+      return { score: 1 };
+    },
+  });
   return said;
 }
 
@@ -76,7 +62,7 @@ describe('a run-secrets registry of a shape this copy does not know', () => {
     const foreign = { format: 2, runs: [{ secrets: [FOREIGN_SECRET] }] };
     holder[LEGACY] = foreign;
     echoBoth();
-    const said = await runAsking('q');
+    const said = await runAskingOnce('q');
     assert.equal(said.includes(RUN_SECRET), false, said);
     assert.equal(said.includes(FOREIGN_SECRET), false, said);
     assert.match(said, /refused \[redacted\] and \[redacted\]/);
@@ -94,7 +80,7 @@ describe('a run-secrets registry of a shape this copy does not know', () => {
     };
     holder[VERSIONED] = junk;
     echoBoth();
-    const said = await runAsking('q');
+    const said = await runAskingOnce('q');
     assert.match(said, /refused \[redacted\] and \[redacted\]/);
     assert.equal(holder[VERSIONED], junk);
   });
@@ -103,7 +89,7 @@ describe('a run-secrets registry of a shape this copy does not know', () => {
     const legacy = { running: new Map(), generation: 0 };
     holder[LEGACY] = legacy;
     echoBoth();
-    const said = await runAsking('q');
+    const said = await runAskingOnce('q');
     assert.match(said, /refused \[redacted\] and /);
     assert.equal(holder[VERSIONED], legacy, 'the same object under both keys');
     assert.equal(legacy.running.size, 0, 'the run left it as it found it');

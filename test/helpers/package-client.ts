@@ -16,10 +16,7 @@ export function packageClientProject(
   evalsYaml: string,
   returned: string,
 ): string {
-  const dir = scratch();
-  mkdirSync(join(dir, 'node_modules'));
-  symlinkSync(repoRoot, join(dir, 'node_modules', 'evalgate'), 'dir');
-  writeFiles(dir, {
+  return linkedProject({
     'evals.yaml': evalsYaml,
     'rows.csv': 'q\na\n',
     // Made as a user would, knowing its server and cache only; it passes no trial of its own.
@@ -33,5 +30,13 @@ export function packageClientProject(
       '',
     ].join('\n'),
   });
+}
+
+/** A scratch project of `files` in which `import 'evalgate'` is this repo (a link in node_modules). */
+export function linkedProject(files: Record<string, string>): string {
+  const dir = scratch();
+  mkdirSync(join(dir, 'node_modules'));
+  symlinkSync(repoRoot, join(dir, 'node_modules', 'evalgate'), 'dir');
+  writeFiles(dir, files);
   return dir;
 }
