@@ -8,23 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, openFilePage } from './helpers/browser.ts';
-import { writeFiles } from './helpers/cli.ts';
-import { artifactCases, jsonlProject, runInProcess } from './helpers/in-process.ts';
-
-const BIG = '12345678901234567891';
-const READ_AS = '12345678901234567000';
-
-/**
- * `{"ok": "yes"|"no", "id": …}`: in BASE row 0 passes and row 1 fails, both answering the big id;
- * in HEAD row 0 fails and row 1 passes, both answering 7.
- */
-const SCRIPT = `const fs = require('node:fs');
-const mode = fs.readFileSync(require('node:path').join(__dirname, 'mode.txt'), 'utf8').trim();
-const n = process.argv[2];
-const ok = mode === 'base' ? n !== '1' : n !== '0';
-const id = mode === 'base' && n !== '2' ? '${BIG}' : '7';
-process.stdout.write('{"ok": "' + (ok ? 'yes' : 'no') + '", "id": ' + id + '}');
-`;
+import { baseAndHeadRun, BIG, READ_AS } from './helpers/fixed-warned-project.ts';
 
 let browser: Browser;
 let dir = '';
@@ -32,27 +16,16 @@ let ids: string[] = [];
 
 before(async () => {
   browser = await launchBrowser();
-  dir = jsonlProject(
-    [{ n: 0 }, { n: 1 }, { n: 2 }],
-    [
-      'hash: [n]',
-      'target:',
-      '  type: command',
-      "  run: [node, m.cjs, '{{ case.n }}']",
-      '  output: json',
-      'evaluators:',
-      "  - { id: ok, use: is-equals, with: { expected: 'yes', actual: '{{ output.ok }}' } }",
-      'gate: { minPassRate: 0 }',
-    ],
-    { 'm.cjs': SCRIPT, 'mode.txt': 'base\n' },
-  );
-  const base = await runInProcess(['run', '-o', 'base.json', '--no-cache'], dir);
-  assert.equal(base.code, 0, base.stderr);
-  writeFiles(dir, { 'mode.txt': 'head\n' });
-  const args = ['run', '-o', 'head.json', '--no-cache', '--baseline', 'base.json'];
-  const head = await runInProcess([...args, '--report', 'run.html'], dir);
-  assert.equal(head.code, 0, head.stderr);
-  ids = artifactCases(dir, 'head.json')[0]?.cases.map((c) => c.id) ?? [];
+  // In BASE rows 0 (passing) and 1 (failing) answer the big id; in HEAD, row 0 fails, row 1
+  // passes, and every row answers 7.
+  const run = await baseAndHeadRun({
+    rows: 3,
+    bigWhen: "mode === 'base' && n !== '2'",
+    headArgs: ['--report', 'run.html'],
+  });
+  assert.equal(run.head.code, 0, run.head.stderr);
+  dir = run.dir;
+  ids = run.ids;
 });
 
 after(() => browser.close());
