@@ -48,6 +48,52 @@ function checkRuns(): StoredCheckRun[] {
   return [...fixture.server.state.checkRuns.values()];
 }
 
+/**
+ * Runs the step of `ws` with `inputs` and `env` (its attempt; QA_SET unset unless `env` sets it,
+ * so the config is refused) and asserts that it failed.
+ */
+async function refused(
+  ws: ReturnType<typeof workspace>,
+  env: Record<string, string>,
+  inputs: Record<string, string> = {},
+): Promise<Awaited<ReturnType<typeof fixture.run>>> {
+  const r = await fixture.run(ws, inputs, env);
+  assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+  return r;
+}
+
+/**
+ * Attempt 1 of each leg of `ws` in turn, with its `env` and `inputs` and QA_SET set: each
+ * passes, and the check run it posted is returned, in that order.
+ */
+async function passInAttempt1(
+  ws: ReturnType<typeof workspace>,
+  legs: { env?: Record<string, string>; inputs?: Record<string, string> }[],
+): Promise<StoredCheckRun[]> {
+  const passes: StoredCheckRun[] = [];
+  for (const leg of legs) {
+    const r = await fixture.run(ws, leg.inputs ?? {}, {
+      QA_SET: 'testsets/qa.csv',
+      GITHUB_RUN_ATTEMPT: '1',
+      ...leg.env,
+    });
+    assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    const posted = checkRuns().at(-1);
+    assert.ok(posted !== undefined && posted.conclusion === 'success', r.stdout);
+    passes.push(posted);
+  }
+  return passes;
+}
+
+/** Asserts the commit's check runs are `kept`, no more: the refusal posted no failure over them. */
+function assertOnly(kept: StoredCheckRun[], message?: string): void {
+  assert.deepEqual(
+    checkRuns().map((run) => run.id),
+    kept.map((run) => run.id),
+    message,
+  );
+}
+
 /** A passed check run of the name on the head (id `id`), posted as `externalId` says. */
 function seedPass(externalId: string, id = 9001): StoredCheckRun {
   const run = newCheckRun(id, 'octo', 'repo', {
@@ -74,8 +120,7 @@ describe('a re-run of the same job that is refused this time', () => {
       /^evalgate-\S+ run=42 attempt=1 job=evals leg=[0-9a-f]{16}$/,
     );
 
-    const again = await fixture.run(ws, {}, { GITHUB_RUN_ATTEMPT: '2' });
-    assert.equal(again.code, 1, `${again.stdout}\n${again.stderr}`);
+    const again = await refused(ws, { GITHUB_RUN_ATTEMPT: '2' });
     assert.equal(again.outputs['verdict'], 'error');
     const runs = checkRuns();
     assert.equal(runs.length, 2, again.stdout);
@@ -98,8 +143,7 @@ describe('a re-run of the same job that is refused this time', () => {
 
   it("this job's pass from attempt 1, read back from its external_id: attempt 3's refusal replaces it", async () => {
     const own = seedPass(`evalgate-0 run=42 attempt=1 job=evals leg=${LEG}`);
-    const r = await fixture.run(suite(), {}, { GITHUB_RUN_ATTEMPT: '3' });
-    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    const r = await refused(suite(), { GITHUB_RUN_ATTEMPT: '3' });
     const runs = checkRuns();
     assert.equal(runs.length, 2, r.stdout);
     assert.equal(own.conclusion, 'success', 'the old one is left as it was');
@@ -109,49 +153,32 @@ describe('a re-run of the same job that is refused this time', () => {
 
   it("another job's pass in an earlier attempt of the run is not shadowed", async () => {
     const right = seedPass(`evalgate-0 run=42 attempt=1 job=report leg=${LEG}`);
-    const r = await fixture.run(suite(), {}, { GITHUB_RUN_ATTEMPT: '2' });
-    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
-    assert.deepEqual(
-      checkRuns().map((run) => run.id),
-      [right.id],
-    );
+    const r = await refused(suite(), { GITHUB_RUN_ATTEMPT: '2' });
+    assertOnly([right]);
     assert.match(r.stdout, /^::warning::evalgate: posted no failed check run: /m);
   });
 
   it("this job's pass in the same attempt (a leg of its matrix) is not shadowed", async () => {
     const leg = seedPass(`evalgate-0 run=42 attempt=2 job=evals leg=${LEG}`);
-    const r = await fixture.run(suite(), {}, { GITHUB_RUN_ATTEMPT: '2' });
-    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
-    assert.deepEqual(
-      checkRuns().map((run) => run.id),
-      [leg.id],
-    );
+    const r = await refused(suite(), { GITHUB_RUN_ATTEMPT: '2' });
+    assertOnly([leg], r.stdout);
   });
 
   it("a pass of another workflow run's job of the same name is not shadowed", async () => {
     const other = seedPass(`evalgate-0 run=41 attempt=1 job=evals leg=${LEG}`);
-    const r = await fixture.run(suite(), {}, { GITHUB_RUN_ATTEMPT: '2' });
-    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
-    assert.deepEqual(
-      checkRuns().map((run) => run.id),
-      [other.id],
-    );
+    const r = await refused(suite(), { GITHUB_RUN_ATTEMPT: '2' });
+    assertOnly([other], r.stdout);
   });
 
   it('a pass whose external_id names no run (an older evalgate) is not shadowed', async () => {
     const old = seedPass('evalgate-7b0c');
-    const r = await fixture.run(suite(), {}, { GITHUB_RUN_ATTEMPT: '3' });
-    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
-    assert.deepEqual(
-      checkRuns().map((run) => run.id),
-      [old.id],
-    );
+    const r = await refused(suite(), { GITHUB_RUN_ATTEMPT: '3' });
+    assertOnly([old], r.stdout);
   });
 
   it('a pass this job posted in attempt 1 before legs were recorded (no leg=), the only one of its name then, is replaced', async () => {
     const old = seedPass('evalgate-0 run=42 attempt=1 job=evals');
-    const r = await fixture.run(suite(), {}, { GITHUB_RUN_ATTEMPT: '2' });
-    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    const r = await refused(suite(), { GITHUB_RUN_ATTEMPT: '2' });
     const runs = checkRuns();
     assert.deepEqual(
       runs.map((run) => [run.id === old.id, run.conclusion]),
@@ -167,8 +194,7 @@ describe('a re-run of the same job that is refused this time', () => {
   it("passes with no leg= from two legs of attempt 1 are not shadowed: the latest may be the other leg's", async () => {
     seedPass('evalgate-1 run=42 attempt=1 job=evals', 9001);
     const other = seedPass('evalgate-2 run=42 attempt=1 job=evals', 9002);
-    const r = await fixture.run(suite(), {}, { GITHUB_RUN_ATTEMPT: '2' });
-    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    const r = await refused(suite(), { GITHUB_RUN_ATTEMPT: '2' });
     assert.equal(checkRuns().length, 2, r.stdout);
     assert.equal(checkRuns().at(-1)?.id, other.id);
     assert.match(r.stdout, /^::warning::evalgate: posted no failed check run: /m);
@@ -176,40 +202,21 @@ describe('a re-run of the same job that is refused this time', () => {
 });
 
 describe('two legs of a matrix job on two operating systems, the same inputs, re-run', () => {
+  const OS_LEGS = [{ env: { RUNNER_OS: 'Linux' } }, { env: { RUNNER_OS: 'Windows' } }];
+
   it("the Linux leg refused in attempt 2 does not replace the Windows leg's later pass", async () => {
     const ws = suite();
-    for (const os of ['Linux', 'Windows']) {
-      const r = await fixture.run(
-        ws,
-        {},
-        { QA_SET: 'testsets/qa.csv', GITHUB_RUN_ATTEMPT: '1', RUNNER_OS: os },
-      );
-      assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
-    }
-    const passes = checkRuns();
+    const passes = await passInAttempt1(ws, OS_LEGS);
     assert.match(passes[1]?.external_id ?? '', / leg=[0-9a-f]{16} os=Windows$/);
-    const r = await fixture.run(ws, {}, { GITHUB_RUN_ATTEMPT: '2', RUNNER_OS: 'Linux' });
-    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
-    assert.deepEqual(
-      checkRuns().map((run) => run.id),
-      passes.map((run) => run.id),
-      "the Windows leg's pass is a report of a leg that ran",
-    );
+    const r = await refused(ws, { GITHUB_RUN_ATTEMPT: '2', RUNNER_OS: 'Linux' });
+    assertOnly(passes, "the Windows leg's pass is a report of a leg that ran");
     assert.match(r.stdout, /^::warning::evalgate: posted no failed check run: /m);
   });
 
   it('the Windows leg refused in attempt 2 replaces its own pass, the latest', async () => {
     const ws = suite();
-    for (const os of ['Linux', 'Windows']) {
-      const r = await fixture.run(
-        ws,
-        {},
-        { QA_SET: 'testsets/qa.csv', GITHUB_RUN_ATTEMPT: '1', RUNNER_OS: os },
-      );
-      assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
-    }
-    const r = await fixture.run(ws, {}, { GITHUB_RUN_ATTEMPT: '2', RUNNER_OS: 'Windows' });
-    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    await passInAttempt1(ws, OS_LEGS);
+    const r = await refused(ws, { GITHUB_RUN_ATTEMPT: '2', RUNNER_OS: 'Windows' });
     assert.equal(checkRuns().length, 3, r.stdout);
     assert.equal(checkRuns().at(-1)?.conclusion, 'failure');
   });
@@ -229,15 +236,10 @@ describe('two legs of a matrix job that differ only in their environment, re-run
     jobs(1, ['runner-1', 'runner-2']);
     jobs(2, ['runner-3', 'runner-4']);
     const ws = suite();
-    for (const runner of ['runner-1', 'runner-2']) {
-      const r = await fixture.run(
-        ws,
-        {},
-        { QA_SET: 'testsets/qa.csv', GITHUB_RUN_ATTEMPT: '1', RUNNER_NAME: runner },
-      );
-      assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
-    }
-    const [small, large] = checkRuns();
+    const [small, large] = await passInAttempt1(ws, [
+      { env: { RUNNER_NAME: 'runner-1' } },
+      { env: { RUNNER_NAME: 'runner-2' } },
+    ]);
     assert.match(small?.external_id ?? '', / jobname=[0-9a-f]{16}$/);
     assert.notEqual(
       (small?.external_id ?? '').split(' jobname=')[1],
@@ -248,16 +250,14 @@ describe('two legs of a matrix job that differ only in their environment, re-run
 
   it("the small leg refused in attempt 2 does not replace the large leg's later pass", async () => {
     const ws = await bothPass();
-    const r = await fixture.run(ws, {}, { GITHUB_RUN_ATTEMPT: '2', RUNNER_NAME: 'runner-3' });
-    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    const r = await refused(ws, { GITHUB_RUN_ATTEMPT: '2', RUNNER_NAME: 'runner-3' });
     assert.equal(checkRuns().length, 2, r.stdout);
     assert.match(r.stdout, /^::warning::evalgate: posted no failed check run: /m);
   });
 
   it('the large leg refused in attempt 2 replaces its own pass', async () => {
     const ws = await bothPass();
-    const r = await fixture.run(ws, {}, { GITHUB_RUN_ATTEMPT: '2', RUNNER_NAME: 'runner-4' });
-    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    const r = await refused(ws, { GITHUB_RUN_ATTEMPT: '2', RUNNER_NAME: 'runner-4' });
     assert.equal(checkRuns().length, 3, r.stdout);
     assert.equal(checkRuns().at(-1)?.conclusion, 'failure');
     assert.match(r.stdout, /passed in attempt 1 of this workflow run \(42, job evals\)/);
@@ -272,17 +272,7 @@ describe('two legs of a matrix job that post one check run name, re-run', () => 
   /** Attempt 1: both legs pass, `first` then `second`; returns the passes in that order. */
   async function bothPass(first: keyof typeof legs, second: keyof typeof legs) {
     const ws = suite();
-    const passes: StoredCheckRun[] = [];
-    for (const leg of [first, second]) {
-      const r = await fixture.run(ws, legs[leg], {
-        QA_SET: 'testsets/qa.csv',
-        GITHUB_RUN_ATTEMPT: '1',
-      });
-      assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
-      const posted = checkRuns().at(-1);
-      assert.ok(posted !== undefined && posted.conclusion === 'success', r.stdout);
-      passes.push(posted);
-    }
+    const passes = await passInAttempt1(ws, [{ inputs: legs[first] }, { inputs: legs[second] }]);
     assert.notEqual(passes[0]?.external_id, passes[1]?.external_id);
     assert.equal(passes[0]?.name, NAME);
     assert.equal(passes[1]?.name, NAME);
@@ -291,21 +281,15 @@ describe('two legs of a matrix job that post one check run name, re-run', () => 
 
   it("one leg refused in attempt 2 does not replace the other leg's later pass", async () => {
     const { ws, passes } = await bothPass('small', 'large');
-    const r = await fixture.run(ws, legs.small, { GITHUB_RUN_ATTEMPT: '2' });
-    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
-    assert.deepEqual(
-      checkRuns().map((run) => run.id),
-      passes.map((run) => run.id),
-      "the large leg's pass is a report of a leg that ran",
-    );
+    const r = await refused(ws, { GITHUB_RUN_ATTEMPT: '2' }, legs.small);
+    assertOnly(passes, "the large leg's pass is a report of a leg that ran");
     assert.match(r.stdout, /^::warning::evalgate: posted no failed check run: /m);
     assert.doesNotMatch(r.stdout, /passed in attempt 1 of this workflow run/);
   });
 
   it('the leg whose own pass is the latest replaces it when refused in attempt 2', async () => {
     const { ws } = await bothPass('large', 'small');
-    const r = await fixture.run(ws, legs.small, { GITHUB_RUN_ATTEMPT: '2' });
-    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    const r = await refused(ws, { GITHUB_RUN_ATTEMPT: '2' }, legs.small);
     const runs = checkRuns();
     assert.equal(runs.length, 3, r.stdout);
     assert.equal(runs.at(-1)?.conclusion, 'failure');
