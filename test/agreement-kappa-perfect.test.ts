@@ -15,12 +15,21 @@ import { renderMarkdownReport } from '../src/report/markdown.ts';
 import { reported } from './helpers/cases.ts';
 import { runCli, scratch, writeFiles } from './helpers/cli.ts';
 
-/** Ten rows answered `ok`, judged by `is-equals ok` against the `human` labels `labels(i)`. */
-function project(label: (i: number) => string, kappa: string): string {
+/**
+ * Ten rows answered `output(i)` (`ok` unless told), judged by `is-equals ok` against the `human`
+ * labels `label(i)`; the gate holds the κ rule `kappa`, and a pass rate only when `minPassRate` says.
+ */
+function project(
+  label: (i: number) => string,
+  kappa: string,
+  options: { output?: (i: number) => string; minPassRate?: number } = {},
+): string {
   const dir = scratch();
+  const output = options.output ?? (() => 'ok');
   const rows = Array.from({ length: 10 }, (_, i) =>
-    JSON.stringify({ id: `a${i}`, output: 'ok', human: label(i) }),
+    JSON.stringify({ id: `a${i}`, output: output(i), human: label(i) }),
   );
+  const passRate = options.minPassRate === undefined ? '' : `minPassRate: ${options.minPassRate}, `;
   writeFiles(dir, {
     'evals.yaml': [
       'version: 1',
@@ -29,7 +38,7 @@ function project(label: (i: number) => string, kappa: string): string {
       '    testset: { path: rows.jsonl }',
       '    hash: [id]',
       '    evaluators: [ { id: eq, use: is-equals, with: { expected: ok }, agreement: { column: human } } ]',
-      `    gate: { evaluators: { eq: { agreement: { kappa: ${kappa} } } } }`,
+      `    gate: { ${passRate}evaluators: { eq: { agreement: { kappa: ${kappa} } } } }`,
       '',
     ].join('\n'),
     'rows.jsonl': `${rows.join('\n')}\n`,
@@ -104,22 +113,9 @@ describe('a κ rule over labelled rows of one verdict, all agreed', () => {
 
   it('with rows of both verdicts, perfect agreement is κ 1 and passes', async () => {
     // Half the rows labelled "fail" and answered wrongly: the judge tells them apart.
-    const dir = scratch();
-    const rows = Array.from({ length: 10 }, (_, i) =>
-      JSON.stringify({ id: `a${i}`, output: i < 5 ? 'ok' : 'no', human: i < 5 ? 'pass' : 'fail' }),
-    );
-    writeFiles(dir, {
-      'evals.yaml': [
-        'version: 1',
-        'suites:',
-        '  - id: s',
-        '    testset: { path: rows.jsonl }',
-        '    hash: [id]',
-        '    evaluators: [ { id: eq, use: is-equals, with: { expected: ok }, agreement: { column: human } } ]',
-        '    gate: { minPassRate: 0, evaluators: { eq: { agreement: { kappa: { gte: 0.6 } } } } }',
-        '',
-      ].join('\n'),
-      'rows.jsonl': `${rows.join('\n')}\n`,
+    const dir = project((i) => (i < 5 ? 'pass' : 'fail'), '{ gte: 0.6 }', {
+      output: (i) => (i < 5 ? 'ok' : 'no'),
+      minPassRate: 0,
     });
     const { r, condition } = await kappaCondition(dir);
     assert.equal(r.code, 0, r.stdout + r.stderr);
