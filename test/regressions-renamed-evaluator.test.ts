@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { ResultsArtifact } from '../src/types/index.ts';
 import { runCli, scratch, writeFiles } from './helpers/cli.ts';
+import { headRun, linesMentioning } from './helpers/head-run.ts';
 
 const ROWS = 20;
 
@@ -56,8 +57,7 @@ function regressions(dir: string): { passed: boolean; actual: string } | undefin
 describe('regressions: block and an evaluator of the baseline missing from the run', () => {
   it('a renamed evaluator fails the gate, naming both ids and how to accept it', async () => {
     const dir = await project();
-    writeFiles(dir, { 'evals.yaml': config('close2', 0, '{ regressions: block }') });
-    const r = await runCli(['run', '--baseline', 'base.json', '-o', 'head.json'], { cwd: dir });
+    const r = await headRun(dir, config('close2', 0, '{ regressions: block }'));
     assert.equal(r.code, 1, r.stdout + r.stderr);
     const message =
       'evaluator "close" of the baseline is not in this run ("close2" is new in this run: renamed?), so nothing was compared with it; if that is intended, list it in the suite\'s gate.removedEvaluators';
@@ -79,18 +79,17 @@ describe('regressions: block and an evaluator of the baseline missing from the r
 
   it('listed in gate.removedEvaluators, the change is accepted', async () => {
     const dir = await project();
-    writeFiles(dir, {
-      'evals.yaml': config('close2', 0, '{ regressions: block, removedEvaluators: [close] }'),
-    });
-    const r = await runCli(['run', '--baseline', 'base.json', '-o', 'head.json'], { cwd: dir });
+    const r = await headRun(
+      dir,
+      config('close2', 0, '{ regressions: block, removedEvaluators: [close] }'),
+    );
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.equal(regressions(dir)?.passed, true);
   });
 
   it('under regressions: warn it is a warning, and the run passes', async () => {
     const dir = await project();
-    writeFiles(dir, { 'evals.yaml': config('close2', 0, '{ regressions: warn }') });
-    const r = await runCli(['run', '--baseline', 'base.json', '-o', 'head.json'], { cwd: dir });
+    const r = await headRun(dir, config('close2', 0, '{ regressions: warn }'));
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stderr, /warning: s: evaluator "close" of the baseline is not in this run/);
   });
@@ -98,8 +97,7 @@ describe('regressions: block and an evaluator of the baseline missing from the r
   // `evals compare BASE HEAD` gates a CI job too: it applies HEAD's recorded gate the same way.
   it("evals compare exits 1 for it too, under HEAD's recorded regressions: block", async () => {
     const dir = await project();
-    writeFiles(dir, { 'evals.yaml': config('close2', 0, '{ regressions: block }') });
-    await runCli(['run', '-o', 'head.json'], { cwd: dir });
+    await headRun(dir, config('close2', 0, '{ regressions: block }'), []);
     const r = await runCli(['compare', 'base.json', 'head.json'], { cwd: dir });
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(
@@ -112,8 +110,7 @@ describe('regressions: block and an evaluator of the baseline missing from the r
   // and the markdown (the PR comment's comparison) did not say why it failed either.
   it('evals compare --format json and md say why it exits 1', async () => {
     const dir = await project();
-    writeFiles(dir, { 'evals.yaml': config('close2', 0, '{ regressions: block }') });
-    await runCli(['run', '-o', 'head.json'], { cwd: dir });
+    await headRun(dir, config('close2', 0, '{ regressions: block }'), []);
     const json = await runCli(['compare', 'base.json', 'head.json', '--format', 'json'], {
       cwd: dir,
     });
@@ -150,8 +147,7 @@ describe('regressions: block and an evaluator of the baseline missing from the r
       '{ regressions: warn }',
     ]) {
       const dir = await project();
-      writeFiles(dir, { 'evals.yaml': config('close2', 0, gate) });
-      await runCli(['run', '-o', 'head.json'], { cwd: dir });
+      await headRun(dir, config('close2', 0, gate), []);
       const r = await runCli(['compare', 'base.json', 'head.json', '--format', 'json'], {
         cwd: dir,
       });
@@ -166,14 +162,12 @@ describe('regressions: block and an evaluator of the baseline missing from the r
   // only to list it: the warning names the entry and what it likely meant.
   it('an entry naming no evaluator of the baseline is a warning, with did-you-mean', async () => {
     const dir = await project();
-    writeFiles(dir, {
-      'evals.yaml': config('close2', 0, '{ regressions: warn, removedEvaluators: [clsoe, tone] }'),
-    });
-    const r = await runCli(['run', '--baseline', 'base.json', '-o', 'head.json'], { cwd: dir });
+    const r = await headRun(
+      dir,
+      config('close2', 0, '{ regressions: warn, removedEvaluators: [clsoe, tone] }'),
+    );
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    const warnings = r.stderr
-      .split('\n')
-      .filter((line) => line.includes('removedEvaluators lists'));
+    const warnings = linesMentioning(r.stderr, 'removedEvaluators lists');
     assert.deepEqual(warnings, [
       'warning: s: gate.removedEvaluators lists "clsoe", which is no evaluator of the baseline\'s run of the suite, so it accepts nothing here: did you mean "close", which the baseline has and this run does not?',
       'warning: s: gate.removedEvaluators lists "tone", which is no evaluator of the baseline\'s run of the suite, so it accepts nothing here: if it was removed before the baseline was made, the entry can go',

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { ResultsArtifact } from '../src/types/index.ts';
 import { runCli, scratch, writeFiles } from './helpers/cli.ts';
+import { headRun, linesMentioning } from './helpers/head-run.ts';
 
 const ROWS = 12;
 
@@ -68,8 +69,7 @@ const GONE =
 describe('regressions: block and a grid point of the baseline gone from the grid', () => {
   it('a renamed grid value fails every run of the suite, naming both and how to accept it', async () => {
     const dir = await project();
-    writeFiles(dir, { 'evals.yaml': config('small, large2', '{ regressions: block }') });
-    const r = await runCli(['run', '--baseline', 'base.json', '-o', 'head.json'], { cwd: dir });
+    const r = await headRun(dir, config('small, large2', '{ regressions: block }'));
     assert.equal(r.code, 1, r.stdout + r.stderr);
     const found = conditions(dir);
     // The new point, compared with nothing, fails too: it is the suite's grid that changed.
@@ -85,13 +85,10 @@ describe('regressions: block and a grid point of the baseline gone from the grid
 
   it('listed in gate.removedGridValues, the change is accepted', async () => {
     const dir = await project();
-    writeFiles(dir, {
-      'evals.yaml': config(
-        'small, large2',
-        '{ regressions: block, removedGridValues: { model: [large] } }',
-      ),
-    });
-    const r = await runCli(['run', '--baseline', 'base.json', '-o', 'head.json'], { cwd: dir });
+    const r = await headRun(
+      dir,
+      config('small, large2', '{ regressions: block, removedGridValues: { model: [large] } }'),
+    );
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.deepEqual(conditions(dir).small, {
       name: 'regressions',
@@ -107,28 +104,23 @@ describe('regressions: block and a grid point of the baseline gone from the grid
   // A typo accepts nothing, and the point it meant still fails the gate: the warning says so.
   it('an entry naming nothing of the baseline is a warning, with did-you-mean', async () => {
     const dir = await project();
-    writeFiles(dir, {
-      'evals.yaml': config(
+    const r = await headRun(
+      dir,
+      config(
         'small, large2',
         '{ regressions: block, removedGridValues: { model: [lrage, large], modle: [x] } }',
       ),
-    });
-    const r = await runCli(['run', '--baseline', 'base.json', '-o', 'head.json'], { cwd: dir });
+    );
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    const warnings = r.stderr
-      .split('\n')
-      .filter((line) => line.includes('removedGridValues lists'));
+    const warnings = linesMentioning(r.stderr, 'removedGridValues lists');
     assert.deepEqual(warnings, [
       'warning: s: gate.removedGridValues lists model "lrage", which no grid point of the baseline has, so it accepts nothing here: if it was removed before the baseline was made, the entry can go',
       'warning: s: gate.removedGridValues lists the key "modle", which no grid point of the baseline has, so it accepts nothing here: did you mean "model"?',
     ]);
-    writeFiles(dir, {
-      'evals.yaml': config(
-        'small, large2',
-        '{ regressions: warn, removedGridValues: { model: [lrage] } }',
-      ),
-    });
-    const typo = await runCli(['run', '--baseline', 'base.json', '-o', 'head.json'], { cwd: dir });
+    const typo = await headRun(
+      dir,
+      config('small, large2', '{ regressions: warn, removedGridValues: { model: [lrage] } }'),
+    );
     assert.match(
       typo.stderr,
       /^warning: s: gate\.removedGridValues lists model "lrage", .*: did you mean "large", which the baseline has and this run does not\?$/m,
@@ -147,16 +139,14 @@ describe('regressions: block and a grid point of the baseline gone from the grid
 
   it('under regressions: warn it is a warning, and the run passes', async () => {
     const dir = await project();
-    writeFiles(dir, { 'evals.yaml': config('small, large2', '{ regressions: warn }') });
-    const r = await runCli(['run', '--baseline', 'base.json', '-o', 'head.json'], { cwd: dir });
+    const r = await headRun(dir, config('small, large2', '{ regressions: warn }'));
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stderr, /warning: s: grid point "model=large" of the baseline is not in/);
   });
 
   it("evals compare exits 1 for it too, under HEAD's recorded gate, and says why", async () => {
     const dir = await project();
-    writeFiles(dir, { 'evals.yaml': config('small, large2', '{ regressions: block }') });
-    await runCli(['run', '-o', 'head.json'], { cwd: dir });
+    await headRun(dir, config('small, large2', '{ regressions: block }'), []);
     const r = await runCli(['compare', 'base.json', 'head.json', '--format', 'json'], {
       cwd: dir,
     });
@@ -168,18 +158,15 @@ describe('regressions: block and a grid point of the baseline gone from the grid
       { suite: 's', gridPoints: [{ model: 'large' }], text: GONE },
     ]);
     // Listed in HEAD's removedGridValues, which its artifact records, it is accepted.
-    writeFiles(dir, {
-      'evals.yaml': config(
-        'small, large2',
-        '{ regressions: block, removedGridValues: { model: [large] } }',
-      ),
-    });
-    await runCli(['run', '-o', 'head.json'], { cwd: dir });
+    await headRun(
+      dir,
+      config('small, large2', '{ regressions: block, removedGridValues: { model: [large] } }'),
+      [],
+    );
     const accepted = await runCli(['compare', 'base.json', 'head.json'], { cwd: dir });
     assert.equal(accepted.code, 0, accepted.stdout + accepted.stderr);
     // A HEAD run with --grid did not select it: compare exits as run --baseline did, 0.
-    writeFiles(dir, { 'evals.yaml': config('small, large', '{ regressions: block }') });
-    await runCli(['run', '--grid', 'model=small', '-o', 'head.json'], { cwd: dir });
+    await headRun(dir, config('small, large', '{ regressions: block }'), ['--grid', 'model=small']);
     const filtered = await runCli(['compare', 'base.json', 'head.json'], { cwd: dir });
     assert.equal(filtered.code, 0, filtered.stdout + filtered.stderr);
   });
