@@ -20,8 +20,10 @@ const MODEL = [
 ];
 const EVALUATORS = ['evaluators:', '  - { use: contains, with: { values: [hello] } }'];
 
-function run(args: string[], dir: string): ReturnType<typeof runInProcess> {
-  return runInProcess(args, dir);
+/** Asserts that `evals validate` takes a suite of ROWS with `suite` (its lines) and `files`. */
+async function assertTaken(suite: string[], files: Record<string, string> = {}): Promise<void> {
+  const r = await runInProcess(['validate'], jsonlProject(ROWS, suite, files));
+  assert.equal(r.code, 0, r.stdout + r.stderr);
 }
 
 describe('a grid key nothing reads', () => {
@@ -33,7 +35,7 @@ describe('a grid key nothing reads', () => {
       ...EVALUATORS,
     ]);
     for (const args of [['validate'], ['run', '-o', 'out.json'], ['run', '--dry-run']]) {
-      const r = await run(args, dir);
+      const r = await runInProcess(args, dir);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
       assert.match(
         r.stderr,
@@ -49,7 +51,7 @@ describe('a grid key nothing reads', () => {
       'target: { type: http, url: "http://127.0.0.1:8999/answer", body: { q: "{{ case.q }}" } }',
       ...EVALUATORS,
     ]);
-    const r = await run(['validate'], dir);
+    const r = await runInProcess(['validate'], dir);
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.match(
       r.stderr,
@@ -58,8 +60,7 @@ describe('a grid key nothing reads', () => {
   });
 
   it("is taken when a prompt file's path or text reads it, or an evaluator does", async () => {
-    const dir = jsonlProject(
-      ROWS,
+    await assertTaken(
       [
         'grid: { prompt: [a.md], tone: [x, y], want: [hello] }',
         ...MODEL,
@@ -69,8 +70,6 @@ describe('a grid key nothing reads', () => {
       ],
       { 'a.md': 'Answer in a {{ params.tone }} tone: {{ case.q }}\n' },
     );
-    const r = await run(['validate'], dir);
-    assert.equal(r.code, 0, r.stdout + r.stderr);
   });
 
   it('is taken when only a prompt file that a --grid slice leaves out reads it', async () => {
@@ -94,18 +93,15 @@ describe('a grid key nothing reads', () => {
   });
 
   it('is taken beside a command target, which gets the grid point on its stdin', async () => {
-    const dir = jsonlProject(ROWS, [
+    await assertTaken([
       'grid: { mode: [a, b] }',
       'target: { type: command, run: [node, -e, "process.stdout.write(\'hello\')"] }',
       ...EVALUATORS,
     ]);
-    const r = await run(['validate'], dir);
-    assert.equal(r.code, 0, r.stdout + r.stderr);
   });
 
   it('is taken when a module evaluator, which gets the grid point, is in the suite', async () => {
-    const dir = jsonlProject(
-      ROWS,
+    await assertTaken(
       [
         'grid: { temperature: [0, 0.7] }',
         ...MODEL,
@@ -115,7 +111,5 @@ describe('a grid key nothing reads', () => {
       ],
       { 'ev.mjs': 'export function byParams({ params }) { return { score: params ? 1 : 0 }; }\n' },
     );
-    const r = await run(['validate'], dir);
-    assert.equal(r.code, 0, r.stdout + r.stderr);
   });
 });
