@@ -191,6 +191,17 @@ describe('a re-run of the same job that is refused this time', () => {
     assert.match(r.stdout, /passed in attempt 1 of this workflow run \(42, job evals\)/);
   });
 
+  it("a pass with no leg= is replaced when attempt 1's other pass of the name is another job's", async () => {
+    seedPass('evalgate-1 run=42 attempt=1 job=report', 9001);
+    const own = seedPass('evalgate-2 run=42 attempt=1 job=evals', 9002);
+    const r = await refused(suite(), { GITHUB_RUN_ATTEMPT: '2' });
+    const runs = checkRuns();
+    assert.equal(runs.length, 3, r.stdout);
+    assert.equal(own.conclusion, 'success', 'the old one is left as it was');
+    assert.equal(runs.at(-1)?.conclusion, 'failure');
+    assert.match(r.stdout, /passed in attempt 1 of this workflow run \(42, job evals\)/);
+  });
+
   it("passes with no leg= from two legs of attempt 1 are not shadowed: the latest may be the other leg's", async () => {
     seedPass('evalgate-1 run=42 attempt=1 job=evals', 9001);
     const other = seedPass('evalgate-2 run=42 attempt=1 job=evals', 9002);
