@@ -88,7 +88,7 @@ describe('a grid key nothing reads', () => {
         'b.md': 'Answer in a {{ params.tone }} tone: {{ case.q }}\n',
       },
     );
-    const r = await run(['run', '--dry-run', '--grid', 'prompt=a.md'], dir);
+    const r = await runInProcess(['run', '--dry-run', '--grid', 'prompt=a.md'], dir);
     assert.equal(r.code, 0, r.stdout + r.stderr);
   });
 
