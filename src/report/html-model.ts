@@ -5,7 +5,6 @@
  * Node, so the page holds no evaluation logic: reasons and thresholds read as everywhere else.
  * The browser side is report-app/; the two share the types below.
  */
-import { cutReason } from './reason-cut.ts';
 import { cutText } from '../shared/cut-text.ts';
 import { describeThreshold } from '../run/threshold.ts';
 import type { Comparison } from '../types/comparison.ts';
@@ -17,14 +16,14 @@ import { comparedOf, type ComparedView } from './html-model-compared.ts';
 import { comparisonView, withVerdictNote } from './html-model-comparison.ts';
 import { reasonOf } from './evaluation-reason.ts';
 import { caseWhy } from './html-model-why.ts';
+import { trialReasons } from './html-model-trials.ts';
 import {
   baseCaseView,
   baselineKey,
   type BaseCaseView,
   type BaselineCases,
 } from './html-model-base.ts';
-import { outputText, shortenText } from './failure-details.ts';
-import { oneLine } from '../shared/one-line.ts';
+import { outputText } from './failure-details.ts';
 import { gridMatrices, type GridMatrix } from './grid-matrix.ts';
 import { describeRun, describeUsage, formatCount, formatParams } from './labels.ts';
 import { notComparedSentence } from './not-compared.ts';
@@ -335,28 +334,6 @@ function caseView(run: number, result: CaseResult, index: Map<string, number>): 
       })) ?? null,
     usage: result.usage ? describeUsage(result.usage) : null,
   };
-}
-
-/** Characters of each reason on a trial's line, as on `evals show`'s trial lines. */
-const TRIAL_REASON_CHARS = 160;
-
-/**
- * Why one trial's evaluations failed or errored: the case's evaluations explain one failing
- * trial at most (none for a flaky case that passed), so each trial says its own, as `evals
- * show` does.
- */
-function trialReasons(evaluations: readonly EvaluationResult[]): string[] {
-  return evaluations.flatMap((evaluation) => {
-    if (evaluation.passed !== false) return [];
-    // An error is cut as the terminal cuts one: its cause (after a URL) whole.
-    if (evaluation.error !== null) {
-      const error = `error: ${oneLine(evaluation.error)}`;
-      return [`${evaluation.evaluator}: ${cutReason(error, TRIAL_REASON_CHARS)}`];
-    }
-    const reason = reasonOf(evaluation);
-    if (reason === null) return [];
-    return [`${evaluation.evaluator}: ${shortenText(oneLine(reason), TRIAL_REASON_CHARS)}`];
-  });
 }
 
 function evaluationView(evaluation: EvaluationResult): EvaluationView {
