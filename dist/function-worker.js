@@ -12,6 +12,70 @@ function parseModuleSpec(spec, baseDir) {
   return { spec, file: resolve(baseDir, path), exportName };
 }
 
+// src/shared/escaped-secrets.ts
+var SIMPLE = {
+  '"': '"',
+  "\\": "\\",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "	"
+};
+var ESCAPES = /\\(?:u([0-9a-fA-F]{4})|\/)/g;
+function escapedSecretsScrub(values, replacement) {
+  const chars = /* @__PURE__ */ new Set([...values.join("")]);
+  const longestFirst = [...values].sort((a, b) => b.length - a.length);
+  const hides = (text) => {
+    for (const [, hex] of text.matchAll(ESCAPES)) {
+      if (chars.has(hex === void 0 ? "/" : String.fromCharCode(Number.parseInt(hex, 16)))) {
+        return true;
+      }
+    }
+    return false;
+  };
+  return (text) => text.includes("\\") && hides(text) ? replaceDecoded(text, longestFirst, replacement) : text;
+}
+function replaceDecoded(text, longestFirst, replacement) {
+  let decoded = "";
+  const starts = new Uint32Array(text.length + 1);
+  let count = 0;
+  let i = 0;
+  while (i < text.length) {
+    starts[count++] = i;
+    const next = text[i + 1] ?? "";
+    if (text[i] === "\\" && next === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
+      decoded += String.fromCharCode(Number.parseInt(text.slice(i + 2, i + 6), 16));
+      i += 6;
+    } else if (text[i] === "\\" && Object.hasOwn(SIMPLE, next)) {
+      decoded += SIMPLE[next];
+      i += 2;
+    } else {
+      decoded += text[i];
+      i += 1;
+    }
+  }
+  starts[count] = text.length;
+  const spans = [];
+  for (const value of longestFirst) {
+    for (let at = decoded.indexOf(value); at !== -1; at = decoded.indexOf(value, at + 1)) {
+      const from = starts[at] ?? 0;
+      const to = starts[at + value.length] ?? text.length;
+      if (!spans.some(([f, t]) => from < t && to > f)) spans.push([from, to]);
+    }
+  }
+  if (spans.length === 0) return text;
+  spans.sort((a, b) => a[0] - b[0]);
+  let out = "";
+  let last = 0;
+  for (const [from, to] of spans) {
+    out += text.slice(last, from) + replacement;
+    last = to;
+  }
+  return out + text.slice(last);
+}
+
 // src/shared/one-line.ts
 function oneLine(text) {
   return text.trim().replace(/\s*\r?\n\s*/g, " ");
@@ -33,17 +97,20 @@ function createScrubber(secrets) {
   for (const value of values) {
     for (const written of [value, ...oneLineForms(value)]) {
       forms.add(written);
-      forms.add(JSON.stringify(written).slice(1, -1));
+      const escaped2 = JSON.stringify(written).slice(1, -1);
+      forms.add(escaped2);
+      if (escaped2.includes("/")) forms.add(escaped2.replaceAll("/", "\\/"));
       forms.add(encodeURIComponent(written));
     }
     for (const form of base64Forms(value)) encoded.add(form);
   }
   const ordered = [...forms].sort((a, b) => b.length - a.length);
   const all = [.../* @__PURE__ */ new Set([...forms, ...encoded])].sort((a, b) => b.length - a.length);
+  const escaped = escapedSecretsScrub(values, REDACTED);
   const replaceAll = (text) => {
     let out = text;
     for (const form of all) if (out.includes(form)) out = out.split(form).join(REDACTED);
-    return out;
+    return escaped(out);
   };
   return {
     empty: false,
