@@ -5,49 +5,20 @@
  * would gate nothing. Without `--baseline` it is refused; with it, the merge is compared.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { ResultsArtifact } from '../src/types/index.ts';
-import { jsonlProject, runInProcess } from './helpers/in-process.ts';
-
-const ROWS = [{ q: 'a' }, { q: 'b' }, { q: 'c' }, { q: 'd' }];
-const FILES = { 'app/answer.mjs': 'export const answer = ({ testCase }) => testCase.q + "!";\n' };
-const SUITE = [
-  'function: ./app/answer.mjs#answer',
-  'evaluators: [ { use: contains, with: { values: ["!"] } } ]',
-];
-/** A comparison as the evalgate of 2026-11-25 wrote it (the fixture is that evalgate's output). */
-const OLD_FIXTURE = join(
-  import.meta.dirname,
-  'fixtures',
-  'e2e',
-  'compared-2026-11-25',
-  'head.json',
-);
-
-const read = (dir: string, file: string): ResultsArtifact =>
-  JSON.parse(readFileSync(join(dir, file), 'utf8')) as ResultsArtifact;
+import { runInProcess } from './helpers/in-process.ts';
+import { projectAfterRuns, putOldComparison, readResults } from './helpers/old-comparison.ts';
 
 /** base.json, and two shards compared with it whose comparison is in the old shape. */
 async function oldComparedShards(): Promise<string> {
-  const dir = jsonlProject(ROWS, SUITE, FILES);
-  const runs = [
+  const dir = await projectAfterRuns([
     ['-o', 'base.json'],
     ['--shard', '1/2', '--baseline', 'base.json', '-o', 's1.json'],
     ['--shard', '2/2', '--baseline', 'base.json', '-o', 's2.json'],
-  ];
-  for (const args of runs) {
-    const r = await runInProcess(['run', ...args], dir, {});
-    assert.equal(r.code, 0, r.stdout + r.stderr);
-  }
-  const old = (JSON.parse(readFileSync(OLD_FIXTURE, 'utf8')) as { comparison: unknown }).comparison;
-  for (const shard of ['s1.json', 's2.json']) {
-    const artifact = read(dir, shard) as unknown as Record<string, unknown>;
-    assert.ok(artifact.comparison, `${shard} was compared`);
-    artifact.comparison = old;
-    writeFileSync(join(dir, shard), JSON.stringify(artifact, null, 2));
-  }
+  ]);
+  for (const shard of ['s1.json', 's2.json']) putOldComparison(dir, shard);
   return dir;
 }
 
@@ -71,7 +42,7 @@ describe('evals merge of shards whose comparisons are in the shape before 2026-1
       {},
     );
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    const all = read(dir, 'all.json');
+    const all = readResults(dir, 'all.json');
     assert.equal(all.runs[0]?.cases.length, 4);
     assert.equal((all.comparison?.base as { path?: string } | undefined)?.path, 'base.json');
   });

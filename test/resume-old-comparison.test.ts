@@ -6,46 +6,21 @@
  * damaged is; with `--baseline` it is compared again, with a warning that says why.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { ResultsArtifact } from '../src/types/index.ts';
 import { writeInterrupted } from './helpers/interrupted-artifact.ts';
-import { jsonlProject, runInProcess } from './helpers/in-process.ts';
-
-const ROWS = [{ q: 'a' }, { q: 'b' }, { q: 'c' }, { q: 'd' }];
-const FILES = { 'app/answer.mjs': 'export const answer = ({ testCase }) => testCase.q + "!";\n' };
-const SUITE = [
-  'function: ./app/answer.mjs#answer',
-  'evaluators: [ { use: contains, with: { values: ["!"] } } ]',
-];
-/** A comparison as the evalgate of 2026-11-25 wrote it (the fixture is that evalgate's output). */
-const OLD_FIXTURE = join(
-  import.meta.dirname,
-  'fixtures',
-  'e2e',
-  'compared-2026-11-25',
-  'head.json',
-);
-
-const read = (dir: string, file: string): ResultsArtifact =>
-  JSON.parse(readFileSync(join(dir, file), 'utf8')) as ResultsArtifact;
+import { runInProcess } from './helpers/in-process.ts';
+import { projectAfterRuns, putOldComparison, readResults } from './helpers/old-comparison.ts';
 
 /** A project with base.json, and partial.json: compared with base, its block in the old shape. */
 async function oldComparedPartial(): Promise<string> {
-  const dir = jsonlProject(ROWS, SUITE, FILES);
-  for (const args of [
+  const dir = await projectAfterRuns([
     ['-o', 'base.json'],
     ['--baseline', 'base.json', '-o', 'full.json'],
-  ]) {
-    const r = await runInProcess(['run', ...args], dir, {});
-    assert.equal(r.code, 0, r.stdout + r.stderr);
-  }
+  ]);
   writeInterrupted(dir, 'full.json', 'partial.json', 2);
-  const partial = read(dir, 'partial.json') as unknown as Record<string, unknown>;
-  const old = JSON.parse(readFileSync(OLD_FIXTURE, 'utf8')) as { comparison: unknown };
-  partial.comparison = old.comparison;
-  writeFileSync(join(dir, 'partial.json'), JSON.stringify(partial, null, 2));
+  putOldComparison(dir, 'partial.json');
   return dir;
 }
 
@@ -73,7 +48,7 @@ describe('--resume of a partial whose comparison is in the shape before 2026-11-
       r.stderr,
       /warning: --resume partial\.json: its comparison block is in an older shape \(recorded by an evalgate before 2026-11-26, which this one does not read\); it is left out/,
     );
-    const out = read(dir, 'out.json');
+    const out = readResults(dir, 'out.json');
     assert.equal(out.runs[0]?.cases.length, 4);
     assert.equal((out.comparison?.base as { path?: string } | undefined)?.path, 'base.json');
   });
